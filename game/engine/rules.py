@@ -1,0 +1,430 @@
+"""Turn flow: checking commands, running picks, assertions and actions, ending rounds and matches.
+
+Every command is checked completely before anything changes, so a refused command leaves the state
+untouched even with ``in_place=True``.
+"""
+from itertools import combinations
+
+from . import combat
+from .errors import IllegalCommand
+from .species import HEAL_CRIT, LIMITED_USES, MIMIC, SKILL_TARGETS, SPECIES, SPECIES_SET, skill_category
+from .state import MAX_TURNS, Fish, MatchState
+
+TEAM_SIZE = 4
+WINS_NEEDED = 2
+ASSERT_HP_LOSS = 50
+RESIGN_REASONS = ("resign", "timeout", "illegal", "abandon")
+
+
+def new_match(seed, first_mover=None):
+    if not _is_int(seed):
+        raise IllegalCommand("bad_seed", "The seed must be an integer.")
+    if first_mover is not None and first_mover not in (0, 1):
+        raise IllegalCommand("bad_first_mover", "The first mover must be player 0 or 1.")
+    state = MatchState(seed, None)
+    drawn = state.next_random() & 1
+    state.first_mover = drawn if first_mover is None else first_mover
+    return state
+
+
+def apply(state, player, command, *, in_place=False):
+    """Apply ``command`` for ``player``; returns ``(state, events)`` or raises ``IllegalCommand``."""
+    kind, checked = _check(state, player, command)
+    if not in_place:
+        state = state.copy()
+    events = []
+    if kind == "pick":
+        _run_pick(state, events, player, checked)
+    elif kind == "assert":
+        _run_assert(state, events, player, checked)
+    else:
+        _run_act(state, events, player, checked)
+    return state, events
+
+
+def is_legal(state, player, command):
+    try:
+        _check(state, player, command)
+    except IllegalCommand:
+        return False
+    return True
+
+
+def resign(state, player, reason="resign", *, in_place=False):
+    """``player`` loses the whole match at once (resignation, clock, illegal move in bot play)."""
+    if player not in (0, 1):
+        raise IllegalCommand("bad_player", "The player must be 0 or 1.")
+    if reason not in RESIGN_REASONS:
+        raise IllegalCommand("bad_reason", f"Unknown reason {reason!r}; expected one of {', '.join(RESIGN_REASONS)}.")
+    if state.phase == "over":
+        raise IllegalCommand("match_over", "The match is already over.")
+    if not in_place:
+        state = state.copy()
+    events = []
+    _end_match(state, events, 1 - player, reason)
+    return state, events
+
+
+def pick_options(state, player):
+    """The species ``player`` may pick from this round, and how many."""
+    return {"count": TEAM_SIZE, "species": _available(state, player)}
+
+
+def legal_commands(state, player):
+    if state.phase == "over" or player not in (0, 1):
+        return []
+    if state.phase == "pick":
+        if state.picks[player] is not None:
+            return []
+        commands = []
+        for team in combinations(_available(state, player), TEAM_SIZE):
+            if MIMIC in team:
+                commands.extend({"pick": list(team), "mimic": s} for s in SPECIES if s != MIMIC)
+            else:
+                commands.append({"pick": list(team)})
+        return commands
+    if state.to_move != player:
+        return []
+    enemies = state.teams[1 - player]
+    if state.phase == "assert":
+        commands = [{"assert": None}]
+        for i, fish in enumerate(enemies):
+            if fish.alive and not fish.revealed:
+                commands.extend({"assert": {"target": i, "fish": s}} for s in SPECIES)
+        return commands
+    return _legal_actions(state, player)
+
+
+def _legal_actions(state, player):
+    team = state.teams[player]
+    enemies = state.teams[1 - player]
+    living_enemies = [j for j, f in enumerate(enemies) if f.alive]
+    commands = []
+    for i, fish in enumerate(team):
+        if not fish.alive:
+            continue
+        commands.extend({"act": {"actor": i, "kind": "attack", "enemy": j}} for j in living_enemies)
+        ally_rule, enemy_rule = _skill_targets(fish)
+        allies = _ally_choices(team, i, ally_rule)
+        foes = _enemy_choices(enemies, enemy_rule)
+        for ally in allies:
+            for enemy in foes:
+                act = {"actor": i, "kind": "skill"}
+                if ally is not None:
+                    act["ally"] = ally
+                if enemy is not None:
+                    act["enemy"] = enemy
+                commands.append({"act": act})
+    return commands
+
+
+def _skill_targets(fish):
+    ally_rule, enemy_rule = SKILL_TARGETS[fish.active]
+    if fish.active == HEAL_CRIT and fish.skill_uses >= LIMITED_USES:
+        enemy_rule = None
+    return ally_rule, enemy_rule
+
+
+def _ally_choices(team, actor, rule):
+    if rule is None:
+        return [None]
+    return [k for k, f in enumerate(team) if f.alive and (k != actor or rule == "mate_or_self")]
+
+
+def _enemy_choices(enemies, rule):
+    if rule is None:
+        return [None]
+    living = [j for j, f in enumerate(enemies) if f.alive]
+    if rule == "lowest":
+        lowest = min(enemies[j].hp for j in living)
+        return [j for j in living if enemies[j].hp == lowest]
+    return living
+
+
+# --- checking -------------------------------------------------------------------------------
+
+
+def _is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _available(state, player):
+    used = state.used[player]
+    return [s for s in SPECIES if s not in used]
+
+
+def _check(state, player, command):
+    if player not in (0, 1) or isinstance(player, bool):
+        raise IllegalCommand("bad_player", "The player must be 0 or 1.")
+    if not isinstance(command, dict) or len(command) == 0:
+        raise IllegalCommand("malformed", "A command must be an object with one of: pick, assert, act.")
+    keys = set(command)
+    if "pick" in keys:
+        if not keys <= {"pick", "mimic"}:
+            raise IllegalCommand("malformed", f"Unexpected fields in a pick: {', '.join(sorted(keys - {'pick', 'mimic'}))}.")
+        kind = "pick"
+    elif keys == {"assert"}:
+        kind = "assert"
+    elif keys == {"act"}:
+        kind = "act"
+    else:
+        raise IllegalCommand("malformed", "A command must have exactly one of: pick, assert, act.")
+
+    if state.phase == "over":
+        raise IllegalCommand("match_over", "The match is over; no more commands are accepted.")
+    if kind == "pick":
+        return kind, _check_pick(state, player, command)
+    if state.phase == "pick":
+        raise IllegalCommand("wrong_phase", "Both players must pick their teams first.")
+    if state.to_move != player:
+        raise IllegalCommand("not_your_turn", f"It is player {state.to_move}'s turn.")
+    if kind == "assert":
+        if state.phase != "assert":
+            raise IllegalCommand("wrong_phase", "The assertion phase of this turn is over; choose an action.")
+        return kind, _check_assert(state, player, command["assert"])
+    if state.phase != "act":
+        raise IllegalCommand("wrong_phase", "Assert first (or skip the assertion) before acting.")
+    return kind, _check_act(state, player, command["act"])
+
+
+def _check_species(value, what):
+    if not isinstance(value, str) or value not in SPECIES_SET:
+        raise IllegalCommand("unknown_species", f"{what}: {value!r} is not a species.")
+    return value
+
+
+def _check_pick(state, player, command):
+    if state.phase != "pick":
+        raise IllegalCommand("wrong_phase", "Teams are picked only at the start of a round.")
+    if state.picks[player] is not None:
+        raise IllegalCommand("already_picked", "You have already locked your team for this round.")
+    fish = command["pick"]
+    if not isinstance(fish, list):
+        raise IllegalCommand("malformed", "pick must be a list of four species.")
+    if len(fish) != TEAM_SIZE:
+        raise IllegalCommand("wrong_pick_count", f"Pick exactly {TEAM_SIZE} species (got {len(fish)}).")
+    for s in fish:
+        _check_species(s, "pick")
+    if len(set(fish)) != TEAM_SIZE:
+        raise IllegalCommand("duplicate_species", "Each species can be picked once per team.")
+    for s in fish:
+        if s in state.used[player]:
+            raise IllegalCommand("species_used", f"You fielded {s} in an earlier round; pick unused species.")
+    mimic = command.get("mimic")
+    if MIMIC in fish:
+        if mimic is None:
+            raise IllegalCommand("mimic_target_missing", "Choose which species the Mimic Fish copies.")
+        _check_species(mimic, "mimic")
+        if mimic == MIMIC:
+            raise IllegalCommand("mimic_copies_itself", "The Mimic Fish must copy one of the other 11 species.")
+    elif mimic is not None:
+        raise IllegalCommand("mimic_without_mimic", "A copy target is only given when the Mimic Fish is picked.")
+    return {"fish": list(fish), "mimic": mimic if MIMIC in fish else None}
+
+
+def _check_position(value, what):
+    if not _is_int(value) or not 0 <= value < TEAM_SIZE:
+        raise IllegalCommand("no_such_fish", f"{what} must be a position from 0 to {TEAM_SIZE - 1}.")
+    return value
+
+
+def _check_assert(state, player, body):
+    if body is None:
+        return None
+    if not isinstance(body, dict) or set(body) != {"target", "fish"}:
+        raise IllegalCommand("malformed", 'An assertion is null (skip) or {"target": position, "fish": species}.')
+    target = _check_position(body["target"], "target")
+    species = _check_species(body["fish"], "fish")
+    fish = state.teams[1 - player][target]
+    if not fish.alive:
+        raise IllegalCommand("target_dead", "Only a living enemy can be asserted.")
+    if fish.revealed:
+        raise IllegalCommand("target_revealed", "That enemy is already revealed.")
+    return target, species
+
+
+def _check_act(state, player, body):
+    if not isinstance(body, dict):
+        raise IllegalCommand("malformed", "act must be an object with actor and kind.")
+    unknown = set(body) - {"actor", "kind", "ally", "enemy"}
+    if unknown:
+        raise IllegalCommand("malformed", f"Unexpected fields in act: {', '.join(sorted(unknown))}.")
+    actor = _check_position(body.get("actor"), "actor")
+    team = state.teams[player]
+    enemies = state.teams[1 - player]
+    fish = team[actor]
+    if not fish.alive:
+        raise IllegalCommand("actor_dead", "A dead fish cannot act.")
+    kind = body.get("kind")
+    if kind == "attack":
+        if "ally" in body:
+            raise IllegalCommand("extra_target", "A normal attack takes no ally.")
+        enemy = _check_enemy(enemies, body, "any")
+        return actor, kind, None, enemy
+    if kind != "skill":
+        raise IllegalCommand("unknown_action", 'kind must be "attack" or "skill".')
+    ally_rule, enemy_rule = _skill_targets(fish)
+    ally = _check_ally(team, actor, body, ally_rule)
+    enemy = _check_enemy(enemies, body, enemy_rule)
+    return actor, kind, ally, enemy
+
+
+def _check_ally(team, actor, body, rule):
+    if rule is None:
+        if "ally" in body:
+            raise IllegalCommand("extra_target", "This skill takes no ally.")
+        return None
+    if "ally" not in body:
+        raise IllegalCommand("missing_target", "This skill needs an ally.")
+    ally = _check_position(body["ally"], "ally")
+    if ally == actor and rule == "mate":
+        raise IllegalCommand("self_target", "This skill must target a teammate, not the acting fish.")
+    if not team[ally].alive:
+        raise IllegalCommand("target_dead", "The ally must be alive.")
+    return ally
+
+
+def _check_enemy(enemies, body, rule):
+    if rule is None:
+        if "enemy" in body:
+            raise IllegalCommand("extra_target", "This skill takes no enemy target.")
+        return None
+    if "enemy" not in body:
+        raise IllegalCommand("missing_target", "Choose an enemy target.")
+    enemy = _check_position(body["enemy"], "enemy")
+    if not enemies[enemy].alive:
+        raise IllegalCommand("target_dead", "The enemy target must be alive.")
+    if rule == "lowest":
+        lowest = min(f.hp for f in enemies if f.alive)
+        if enemies[enemy].hp != lowest:
+            raise IllegalCommand("not_lowest_hp", "This skill must target an enemy with the lowest HP.")
+    return enemy
+
+
+# --- running --------------------------------------------------------------------------------
+
+
+def _run_pick(state, events, player, pick):
+    state.picks[player] = pick
+    events.append({"type": "pick", "player": player, "fish": list(pick["fish"]), "mimic": pick["mimic"]})
+    if None in state.picks:
+        return
+    state.teams = [
+        [Fish(s, state.picks[p]["mimic"] if s == MIMIC else None) for s in state.picks[p]["fish"]] for p in (0, 1)
+    ]
+    state.phase = "assert"
+    state.turn = 0
+    state.to_move = state.first_mover
+    events.append({"type": "round_start", "round": state.round, "first_mover": state.first_mover})
+
+
+def _run_assert(state, events, player, checked):
+    if checked is None:
+        events.append({"type": "assert_skip", "player": player})
+        state.phase = "act"
+        return
+    target, species = checked
+    fish = state.teams[1 - player][target]
+    success = fish.species == species
+    events.append({"type": "assert", "player": player, "target": target, "fish": species, "success": success})
+    if success:
+        fish.revealed = True
+    losing_side = 1 - player if success else player
+    for pos, victim in enumerate(state.teams[losing_side]):
+        if victim.alive:
+            victim.hp -= ASSERT_HP_LOSS
+            events.append(
+                {"type": "hp_loss", "side": losing_side, "pos": pos, "amount": ASSERT_HP_LOSS, "hp": max(victim.hp, 0)}
+            )
+    combat.settle_deaths(state, events)
+    if not _check_round_end(state, events, player):
+        state.phase = "act"
+
+
+def _run_act(state, events, player, checked):
+    actor, kind, ally, enemy = checked
+    fish = state.teams[player][actor]
+    action = {"type": "action", "player": player, "actor": actor, "kind": kind}
+    if kind == "attack":
+        action["enemy"] = enemy
+        events.append(action)
+        combat.normal_attack(state, events, player, actor, enemy)
+    else:
+        action["category"] = skill_category(fish.active, fish.skill_uses)
+        action["skill"] = fish.kind
+        if ally is not None:
+            action["ally"] = ally
+        if enemy is not None:
+            action["enemy"] = enemy
+        events.append(action)
+        combat.use_skill(state, events, player, actor, ally, enemy)
+    combat.settle_deaths(state, events)
+    if _check_round_end(state, events, player):
+        return
+    state.turn += 1
+    if state.turn >= MAX_TURNS:
+        _end_round(state, events, _tiebreak(state), "turn_limit")
+        return
+    state.to_move = 1 - player
+    state.phase = "assert"
+
+
+def _check_round_end(state, events, actor_side):
+    alive = [any(f.alive for f in team) for team in state.teams]
+    if alive[0] and alive[1]:
+        return False
+    winner = actor_side if not (alive[0] or alive[1]) else (0 if alive[0] else 1)
+    # The turn in progress counts as played even though its action never came.
+    state.turn += 1
+    _end_round(state, events, winner, "wipeout" if (alive[0] or alive[1]) else "mutual")
+    return True
+
+
+def _tiebreak(state):
+    """After 64 turns: more fish → more total HP → higher single HP → the second mover."""
+    def standing(team):
+        hps = [f.hp for f in team if f.alive]
+        return (len(hps), sum(hps), max(hps, default=0))
+
+    first, second = standing(state.teams[0]), standing(state.teams[1])
+    if first != second:
+        return 0 if first > second else 1
+    return 1 - state.first_mover
+
+
+def _end_round(state, events, winner, reason):
+    state.score[winner] += 1
+    state.rounds.append(
+        {"winner": winner, "first_mover": state.first_mover, "turns": state.turn, "reason": reason}
+    )
+    events.append(
+        {
+            "type": "round_end",
+            "round": state.round,
+            "winner": winner,
+            "reason": reason,
+            "turns": state.turn,
+            "score": list(state.score),
+        }
+    )
+    state.past_picks.append(list(state.picks))
+    for p in (0, 1):
+        state.used[p].extend(state.picks[p]["fish"])
+    if state.score[winner] >= WINS_NEEDED:
+        _end_match(state, events, winner, "rounds")
+        return
+    state.round += 1
+    state.phase = "pick"
+    state.to_move = None
+    state.turn = 0
+    state.picks = [None, None]
+    state.teams = [[], []]
+    state.first_mover = 1 - winner  # the winner moves second next round
+
+
+def _end_match(state, events, winner, reason):
+    state.phase = "over"
+    state.to_move = None
+    state.winner = winner
+    state.end_reason = reason
+    events.append({"type": "match_end", "winner": winner, "reason": reason, "score": list(state.score)})

@@ -103,18 +103,23 @@ def _legal_actions(state, player):
     for i, fish in enumerate(team):
         if not fish.alive:
             continue
-        commands.extend({"act": {"actor": i, "kind": "attack", "enemy": j}} for j in living_enemies)
+        commands += [{"act": {"actor": i, "kind": "attack", "enemy": j}} for j in living_enemies]
         ally_rule, enemy_rule = _skill_targets(fish)
-        allies = _ally_choices(team, i, ally_rule)
-        foes = _enemy_choices(enemies, enemy_rule)
-        for ally in allies:
-            for enemy in foes:
-                act = {"actor": i, "kind": "skill"}
-                if ally is not None:
-                    act["ally"] = ally
-                if enemy is not None:
-                    act["enemy"] = enemy
-                commands.append({"act": act})
+        if ally_rule is None and enemy_rule is None:
+            commands.append({"act": {"actor": i, "kind": "skill"}})
+        elif enemy_rule is None:
+            commands += [{"act": {"actor": i, "kind": "skill", "ally": k}} for k in _ally_choices(team, i, ally_rule)]
+        elif ally_rule is None:
+            commands += [
+                {"act": {"actor": i, "kind": "skill", "enemy": j}} for j in _enemy_choices(enemies, living_enemies, enemy_rule)
+            ]
+        else:
+            foes = _enemy_choices(enemies, living_enemies, enemy_rule)
+            commands += [
+                {"act": {"actor": i, "kind": "skill", "ally": k, "enemy": j}}
+                for k in _ally_choices(team, i, ally_rule)
+                for j in foes
+            ]
     return commands
 
 
@@ -126,15 +131,10 @@ def _skill_targets(fish):
 
 
 def _ally_choices(team, actor, rule):
-    if rule is None:
-        return [None]
     return [k for k, f in enumerate(team) if f.alive and (k != actor or rule == "mate_or_self")]
 
 
-def _enemy_choices(enemies, rule):
-    if rule is None:
-        return [None]
-    living = [j for j, f in enumerate(enemies) if f.alive]
+def _enemy_choices(enemies, living, rule):
     if rule == "lowest":
         lowest = min(enemies[j].hp for j in living)
         return [j for j in living if enemies[j].hp == lowest]

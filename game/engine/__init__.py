@@ -25,7 +25,8 @@ Public API
 ``view(state, audience) -> dict`` and ``project(events, audience) -> list[dict]``
     What ``audience`` (0, 1, "spectator" or "all") may know: the state as a JSON-ready dict, and the
     events in the form that audience may see (events it may not see at all are dropped). All
-    visibility decisions live in ``game.engine.view``.
+    visibility decisions live in ``game.engine.view``; ``view.visibility(event)`` tells whether an
+    event is public or owned by one side (then others get its redacted form, or nothing).
 
 ``state.to_json() -> dict`` / ``MatchState.from_json(dict)``: exact round trip.
 
@@ -78,7 +79,8 @@ Positions are ``[side, pos]`` pairs where a fish of either side may be meant.
 - ``match_end``   {winner, reason: rounds|resign|timeout|illegal|abandon, score}    public
 """
 from .errors import IllegalCommand
-from .rules import apply, is_legal, legal_commands, new_match, pick_options, resign
+from .legal import legal_commands, pick_options
+from .rules import apply, is_legal, new_match, resign
 from .species import SPECIES
 from .state import MatchState
 from .view import project, view

@@ -80,6 +80,13 @@ EVENT_RULES = {
 }
 
 
+def visibility(event):
+    """Who may see ``event``: ``("public", None)`` or ``("owner", side)``; everyone who is not the
+    owner gets ``project_event(event, audience)`` (a redacted copy, or nothing)."""
+    owner, _ = EVENT_RULES[event["type"]]
+    return ("public", None) if owner is None else ("owner", owner(event))
+
+
 def _check_audience(audience):
     if audience not in AUDIENCES or isinstance(audience, bool):
         raise ValueError(f"Unknown audience {audience!r}; expected one of {AUDIENCES}.")

@@ -22,10 +22,15 @@ $(TEST_STAMP): pyproject.toml | $(BIN)/python
 migrate: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput
 
+# DEBUG on: this is the one-machine setup for trying the site, see docs/deploy.md for production.
+run: export DEBUG ?= 1
 run: migrate
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
+# With DATABASE_URL set the settings demand a SECRET_KEY; tests get a throwaway one.
+test: export SECRET_KEY ?= test-only-$(shell od -An -N32 -tx1 /dev/urandom | tr -d ' \n')
 test: $(TEST_STAMP)
+	@if [ -n "$${SCREENSHOT_DIR:-}" ]; then echo "Browser test screenshots go to $$SCREENSHOT_DIR"; fi
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 clean:

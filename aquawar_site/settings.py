@@ -32,10 +32,12 @@ def env_list(name, default):
 
 
 DEBUG = env_flag("DEBUG")
+# A shared database means several processes behind a proxy: the hardened setup of docs/deploy.md.
+PRODUCTION = not DEBUG and bool(os.environ.get("DATABASE_URL"))
 
 SECRET_KEY = os.environ.get("SECRET_KEY")
 if not SECRET_KEY:
-    if not DEBUG and os.environ.get("DATABASE_URL"):
+    if PRODUCTION:
         raise ImproperlyConfigured("SECRET_KEY must be set in production (DATABASE_URL is set, DEBUG is off).")
     # Only for the embedded setup on one machine: sessions are not worth protecting across restarts there.
     SECRET_KEY = "insecure-embedded-default-key-do-not-use-in-production-aquawar"
@@ -109,7 +111,10 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # A consumer blocks on Redis (BZPOPMIN, 5 s at a time) for as long as its socket is quiet.
+            # redis-py 8 cuts every read after 5 s by default, which killed idle websockets with 1011;
+            # the read timeout must outlast the blocking pop, yet still notice a dead connection.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}]},
         }
     }
 else:
@@ -141,15 +146,19 @@ STORAGES = {
     "staticfiles": {
         "BACKEND": (
             "whitenoise.storage.CompressedManifestStaticFilesStorage"
-            if not DEBUG and os.environ.get("DATABASE_URL")
+            if PRODUCTION
             else "django.contrib.staticfiles.storage.StaticFilesStorage"
         )
     },
 }
 
+# Outside production there is no collectstatic step, so WhiteNoise serves straight from the app and
+# project static folders (with DEBUG off too, e.g. under a browser test's live server).
+WHITENOISE_USE_FINDERS = not PRODUCTION
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-if not DEBUG and os.environ.get("DATABASE_URL"):
+if PRODUCTION:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True

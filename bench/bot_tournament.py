@@ -1,0 +1,101 @@
+"""Play bot levels against each other and report A's win rate and decision times.
+
+    python bench/bot_tournament.py --a greedy --b random --matches 400 [--seed S] [--jobs 2]
+        [--expert-worlds N]
+
+Seats and the round-1 first mover alternate over the matches (A sits at 0 and 1 equally often, and
+each seat starts equally often). Each bot is handed only its own ``view``/``project`` of the true
+state, as the server does. A bot that returns an illegal command loses the match (and it is
+counted and reported). The win rate comes with a 95 % Wilson score interval.
+"""
+import argparse
+import math
+import os
+import random
+import sys
+import time
+from multiprocessing import Pool
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from game.bots import make_bot  # noqa: E402
+from game.engine import IllegalCommand, apply, legal_commands, new_match, project, resign, view  # noqa: E402
+
+
+def bot_options(level, expert_worlds):
+    return {"worlds": expert_worlds} if level == "expert" and expert_worlds else {}
+
+
+def play_match(task):
+    """One match; returns (A won?, A's decision times, B's decision times, "A"/"B" if one of them
+    lost by an illegal command else None)."""
+    index, level_a, level_b, seed, expert_worlds = task
+    seat_a = index % 2
+    levels = {seat_a: level_a, 1 - seat_a: level_b}
+    bots = {p: make_bot(levels[p], **bot_options(levels[p], expert_worlds)) for p in (0, 1)}
+    rngs = {p: random.Random(f"{seed}:{index}:{p}") for p in (0, 1)}
+    state = new_match(seed * 100003 + index, first_mover=(index // 2) % 2)
+    events = []
+    times = {0: [], 1: []}
+    illegal = None
+    while state.phase != "over":
+        if state.phase == "pick":
+            player = 0 if state.picks[0] is None else 1
+        else:
+            player = state.to_move
+        legal = legal_commands(state, player)
+        started = time.perf_counter()
+        command = bots[player].choose(view(state, player), project(events, player), legal, player, rngs[player])
+        times[player].append(time.perf_counter() - started)
+        try:
+            state, produced = apply(state, player, command, in_place=True)
+        except IllegalCommand:
+            illegal = player
+            state, produced = resign(state, player, "illegal", in_place=True)
+        events.extend(produced)
+    offender = None if illegal is None else ("A" if illegal == seat_a else "B")
+    return state.winner == seat_a, times[seat_a], times[1 - seat_a], offender
+
+
+def wilson(wins, n, z=1.96):
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--a", required=True)
+    parser.add_argument("--b", required=True)
+    parser.add_argument("--matches", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--expert-worlds", type=int, default=0, help="the expert's worlds per decision (0: default)")
+    args = parser.parse_args(argv)
+
+    tasks = [(i, args.a, args.b, args.seed, args.expert_worlds) for i in range(args.matches)]
+    started = time.perf_counter()
+    if args.jobs > 1:
+        with Pool(args.jobs) as pool:
+            results = pool.map(play_match, tasks, chunksize=1)
+    else:
+        results = [play_match(t) for t in tasks]
+    elapsed = time.perf_counter() - started
+
+    wins = sum(1 for won, *_ in results if won)
+    low, high = wilson(wins, len(results))
+    print(f"{args.a} vs {args.b}: {len(results)} matches, seed {args.seed}, {elapsed:.0f} s")
+    print(f"{args.a} wins {wins}/{len(results)} = {wins / len(results):.1%} (95% Wilson {low:.1%} - {high:.1%})")
+    for label, level, column in (("A", args.a, 1), ("B", args.b, 2)):
+        samples = [t for r in results for t in r[column]]
+        mean = sum(samples) / len(samples) if samples else 0.0
+        print(f"  {label} {level}: {len(samples)} decisions, mean {mean * 1000:.1f} ms, max {max(samples, default=0) * 1000:.1f} ms")
+    offenders = [r[3] for r in results if r[3] is not None]
+    print(f"  illegal commands: A {offenders.count('A')}, B {offenders.count('B')}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,209 @@
+"""The match socket: ``/ws/match/<id>/``. Thin: check the frame, call a service, send views.
+
+Two dialects share one consumer. JSON clients (programs, tests) speak the protocol of
+docs/protocol.md. Browser sockets (``?ui=html``) get the same information as htmx fragments
+swapped out of band, and send their forms with htmx's ``ws-send``.
+
+A socket only ever learns of a change through the doorbell (``match.changed``) and then reads the
+versions it missed from the database, so a lost doorbell delays an update but never skips one.
+"""
+import json
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.utils import translation
+
+from . import frames, presence, presenter, services
+from .access import may_watch
+from .models import Match
+from .protocol import ProtocolError, parse
+from .services import ServiceError, match_group
+
+
+def page_language(scope):
+    """The language the page was rendered in (the site's language cookie), for the fragments."""
+    try:
+        return translation.get_supported_language_variant(scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME))
+    except LookupError:
+        return settings.LANGUAGE_CODE
+
+
+class MatchConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
+        self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        self.html = query.get("ui") == ["html"]
+        self.invite = (query.get("invite") or [None])[0]
+        self.user = self.scope.get("user")
+        self.language = page_language(self.scope)
+        self.joined = False
+        self.spectating = False
+        # The last version this socket was brought up to; None until a JSON client says hello.
+        self.version = None
+        self.last_sent = None
+        self.log_book = None
+        await self.accept()
+        match = await database_sync_to_async(frames.load_match)(self.match_id)
+        if match is None or not may_watch(match, self.user, self.invite):
+            # The same answer for "no such match" and "private": ids are guessable, matches are not.
+            await self.send_error("no_match", "There is no such match.")
+            await self.close(code=4404)
+            return
+        await self.channel_layer.group_add(match_group(self.match_id), self.channel_name)
+        self.joined = True
+        if match.seat_of(self.user) is None:
+            await self.set_spectating(True)
+        if self.html:
+            # Read again now that the doorbell can reach us: a change committed between the first
+            # read and joining the group would otherwise go unseen until the next one.
+            await self.hello(None)
+
+    async def disconnect(self, code):
+        if not self.joined:
+            return
+        await self.channel_layer.group_discard(match_group(self.match_id), self.channel_name)
+        if self.spectating:
+            await self.set_spectating(False)
+
+    async def set_spectating(self, on):
+        self.spectating = on
+        if on:
+            await database_sync_to_async(presence.arrive)(self.channel_name, self.match_id)
+        else:
+            await database_sync_to_async(presence.leave)(self.channel_name)
+        await self.channel_layer.group_send(match_group(self.match_id), {"type": "presence.changed"})
+
+    async def receive(self, text_data=None, bytes_data=None):
+        try:
+            frame = parse(text_data, self.match_id)
+            if frame["type"] == "hello":
+                await self.hello(frame["version"])
+            elif frame["type"] == "resign":
+                await self.act(frame["id"], services.resign, Match(pk=self.match_id), self.user, frame["id"])
+            else:
+                await self.act(
+                    frame["id"],
+                    services.apply_command,
+                    self.match_id,
+                    self.user,
+                    frame["id"],
+                    frame["version"],
+                    frame["command"],
+                )
+        except ProtocolError as error:
+            await self.send_error(error.code, error.message, error.client_id)
+
+    async def act(self, client_id, service, *args):
+        try:
+            result = await database_sync_to_async(service)(*args)
+        except ServiceError as error:
+            await self.send_error(error.code, error.message, client_id)
+            return
+        if self.html:
+            await self.send(presenter.render_notice())
+        else:
+            await self.send_json(
+                {"type": "ack", "id": client_id, "version": result.version, "duplicate": result.duplicate}
+            )
+
+    async def hello(self, known):
+        match = await database_sync_to_async(frames.load_match)(self.match_id)
+        if match is None:
+            await self.send_error("no_match", "There is no such match.")
+            return
+        if self.html:
+            await self.send(await database_sync_to_async(self.render_full)(match))
+            return
+        if frames.can_replay(match, known):
+            self.version = known
+            self.last_sent = None
+            await self.catch_up(match)
+        else:
+            await self.send_json(await database_sync_to_async(self.snapshot)(match))
+
+    async def match_changed(self, message):
+        match = await database_sync_to_async(frames.load_match)(self.match_id)
+        if match is None:
+            return
+        if self.spectating and match.seat_of(self.user) is not None:
+            # A watcher who just took the empty seat is a player now.
+            await self.set_spectating(False)
+        if self.html:
+            html = await database_sync_to_async(self.render_update)(match)
+            if html:
+                await self.send(html)
+        elif self.version is not None:
+            await self.catch_up(match)
+
+    async def presence_changed(self, message):
+        count = await database_sync_to_async(presence.spectators)(self.match_id)
+        if self.html:
+            with translation.override(self.language):
+                await self.send(presenter.render_parts({"spectators": count}, ("spectators",)))
+        else:
+            await self.send_json({"type": "presence", "spectators": count})
+
+    async def catch_up(self, match):
+        seat = match.seat_of(self.user)
+        if not frames.can_replay(match, self.version):
+            await self.send_json(await database_sync_to_async(self.snapshot)(match))
+            return
+        if (match.version, match.status, seat) == self.last_sent:
+            return
+        missed = await database_sync_to_async(frames.versions)(match, seat, self.version)
+        for version, events in missed:
+            await self.send_json({"type": "version", "version": version, "events": events})
+        self.version = match.version
+        self.last_sent = (match.version, match.status, seat)
+        state = await database_sync_to_async(frames.payload)(match, seat)
+        await self.send_json({"type": "state", **state, "spectators": await self.count_spectators()})
+
+    async def count_spectators(self):
+        return await database_sync_to_async(presence.spectators)(self.match_id)
+
+    def snapshot(self, match):
+        seat = match.seat_of(self.user)
+        self.version = match.version
+        self.last_sent = (match.version, match.status, seat)
+        return {"type": "snapshot", **frames.payload(match, seat), "spectators": presence.spectators(match.pk)}
+
+    def render_full(self, match):
+        seat = match.seat_of(self.user)
+        with translation.override(self.language):
+            self.log_book, entries = presenter.full_log(match, seat)
+            ctx = presenter.context(frames.payload(match, seat), presence.spectators(match.pk))
+            html = presenter.render_parts(ctx) + presenter.render_log(entries, append=False)
+        self.version = match.version
+        self.last_sent = (match.version, match.status, seat)
+        return html
+
+    def render_update(self, match):
+        seat = match.seat_of(self.user)
+        if (match.version, match.status, seat) == self.last_sent:
+            # Redrawing unchanged forms would wipe what the player has ticked so far.
+            return ""
+        if self.log_book is None or self.log_book.audience != frames.audience_for(match, seat):
+            # The viewer's audience changed (the match ended, or they took a seat): redraw from scratch.
+            return self.render_full(match)
+        if not frames.can_replay(match, self.version):
+            return self.render_full(match)
+        with translation.override(self.language):
+            entries = self.log_book.entries(frames.versions(match, seat, self.version))
+            ctx = presenter.context(frames.payload(match, seat), presence.spectators(match.pk))
+            html = presenter.render_parts(ctx, ("status", "board", "controls")) + presenter.render_log(
+                entries, append=True
+            )
+        self.version = match.version
+        self.last_sent = (match.version, match.status, seat)
+        return html
+
+    async def send_json(self, content):
+        await self.send(text_data=json.dumps(content, separators=(",", ":")))
+
+    async def send_error(self, code, message, client_id=None):
+        if self.html:
+            await self.send(presenter.render_notice(message))
+        else:
+            await self.send_json({"type": "error", "code": code, "message": str(message), "id": client_id})

@@ -1,0 +1,198 @@
+"""Match records, format ``aquawar-record/1``: the seed plus every command, enough to replay a
+match event for event (see ``docs/record-format.md``).
+
+Parsing only checks the shape of a record; whether a command is legal is the engine's call, made
+by ``replay``. Both report problems as ``RecordError``, so a caller handles one kind of error that
+names the command at fault.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from . import rules
+from .errors import IllegalCommand
+
+FORMAT = "aquawar-record/1"
+
+_TOP_KEYS = {"format", "seed", "first_mover", "players", "commands"}
+_KINDS = ("pick", "assert", "act")
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or replayed.
+
+    ``command_index`` is the 0-based index into ``commands`` of the command at fault, or ``None``
+    when the problem is not about one command.
+    """
+
+    def __init__(self, code: str, message: str, command_index: int | None = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.command_index = command_index
+
+    def to_json(self) -> dict:
+        return {"code": self.code, "message": self.message, "command_index": self.command_index}
+
+
+@dataclass(frozen=True)
+class Record:
+    seed: int
+    commands: tuple[tuple[int, dict], ...]
+    """``(player, command)`` pairs; ``command`` is in the engine's form (no ``player`` key)."""
+    first_mover: int | None = None
+    players: tuple[str, str] | None = None
+
+    def to_json(self) -> dict:
+        return make_record(
+            self.seed,
+            [{"player": p, **c} for p, c in self.commands],
+            first_mover=self.first_mover,
+            players=self.players,
+        )
+
+
+def _is_int(value) -> bool:
+    # bool is an int subclass, but ``true`` is never a meaningful seed, player or position.
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_side(value) -> bool:
+    return _is_int(value) and value in (0, 1)
+
+
+def _bad(index: int, message: str) -> RecordError:
+    return RecordError("bad_command", f"command {index}: {message}", index)
+
+
+def _check_keys(index: int, what: str, obj: dict, required: set, optional: set = frozenset()):
+    missing = required - obj.keys()
+    if missing:
+        raise _bad(index, f"{what} lacks {', '.join(sorted(missing))}")
+    unknown = obj.keys() - required - optional
+    if unknown:
+        raise _bad(index, f"{what} has unknown key(s) {', '.join(sorted(map(str, unknown)))}")
+
+
+def _check_pick(index: int, cmd: dict) -> None:
+    _check_keys(index, "pick command", cmd, {"player", "pick"}, {"mimic"})
+    fish = cmd["pick"]
+    if not (isinstance(fish, list) and all(isinstance(s, str) for s in fish)):
+        raise _bad(index, "pick must be a list of species ids")
+    if "mimic" in cmd and not isinstance(cmd["mimic"], str):
+        raise _bad(index, "mimic must be a species id")
+
+
+def _check_assert(index: int, cmd: dict) -> None:
+    _check_keys(index, "assert command", cmd, {"player", "assert"})
+    body = cmd["assert"]
+    if body is None:
+        return
+    if not isinstance(body, dict):
+        raise _bad(index, "assert must be null (skip) or an object")
+    _check_keys(index, "assert", body, {"target", "fish"})
+    if not _is_int(body["target"]):
+        raise _bad(index, "assert target must be an integer position")
+    if not isinstance(body["fish"], str):
+        raise _bad(index, "assert fish must be a species id")
+
+
+def _check_act(index: int, cmd: dict) -> None:
+    _check_keys(index, "act command", cmd, {"player", "act"})
+    body = cmd["act"]
+    if not isinstance(body, dict):
+        raise _bad(index, "act must be an object")
+    _check_keys(index, "act", body, {"actor", "kind"}, {"ally", "enemy"})
+    if body["kind"] not in ("attack", "skill"):
+        raise _bad(index, 'act kind must be "attack" or "skill"')
+    for key in ("actor", "ally", "enemy"):
+        if key in body and not _is_int(body[key]):
+            raise _bad(index, f"act {key} must be an integer position")
+
+
+_CHECKS = {"pick": _check_pick, "assert": _check_assert, "act": _check_act}
+
+
+def _parse_command(index: int, cmd) -> tuple[int, dict]:
+    if not isinstance(cmd, dict):
+        raise _bad(index, "not an object")
+    if not _is_side(cmd.get("player")):
+        raise RecordError("bad_player", f"command {index}: player must be 0 or 1", index)
+    kinds = [k for k in _KINDS if k in cmd]
+    if len(kinds) != 1:
+        raise _bad(index, 'needs exactly one of "pick", "assert", "act"')
+    _CHECKS[kinds[0]](index, cmd)
+    return cmd["player"], {k: v for k, v in cmd.items() if k != "player"}
+
+
+def parse_record(source) -> Record:
+    """Check the structure of a record given as JSON text (str/bytes) or as the decoded object."""
+    if isinstance(source, (str, bytes, bytearray)):
+        try:
+            source = json.loads(source)
+        except (ValueError, RecursionError) as exc:
+            # RecursionError: absurdly deep nesting must still be a clean error, not a traceback.
+            raise RecordError("invalid_json", f"not valid JSON: {exc}") from exc
+    if not isinstance(source, dict):
+        raise RecordError("bad_record", "a record must be a JSON object")
+    if source.get("format") != FORMAT:
+        raise RecordError("bad_format", f'"format" must be "{FORMAT}"')
+    unknown = source.keys() - _TOP_KEYS
+    if unknown:
+        raise RecordError("bad_record", f"unknown key(s) {', '.join(sorted(map(str, unknown)))}")
+    seed = source.get("seed")
+    if not _is_int(seed):
+        raise RecordError("bad_seed", '"seed" must be an integer')
+    first_mover = source.get("first_mover")
+    if first_mover is not None and not _is_side(first_mover):
+        raise RecordError("bad_first_mover", '"first_mover" must be 0, 1 or absent')
+    players = source.get("players")
+    if players is not None:
+        if not (isinstance(players, list) and len(players) == 2
+                and all(isinstance(name, str) for name in players)):
+            raise RecordError("bad_players", '"players" must be a list of two names')
+        players = tuple(players)
+    commands = source.get("commands")
+    if not isinstance(commands, list):
+        raise RecordError("bad_record", '"commands" must be a list')
+    return Record(
+        seed=seed,
+        commands=tuple(_parse_command(i, cmd) for i, cmd in enumerate(commands)),
+        first_mover=first_mover,
+        players=players,
+    )
+
+
+def replay(record) -> tuple:
+    """Play a record from its seed; returns ``(final state, all events in order)``.
+
+    Accepts a ``Record`` or anything ``parse_record`` accepts. The first illegal command stops the
+    replay with a ``RecordError`` (code ``illegal_command``) naming its index.
+    """
+    if not isinstance(record, Record):
+        record = parse_record(record)
+    state = rules.new_match(record.seed, record.first_mover)
+    events: list[dict] = []
+    for index, (player, command) in enumerate(record.commands):
+        try:
+            state, produced = rules.apply(state, player, command, in_place=True)
+        except IllegalCommand as exc:
+            raise RecordError("illegal_command", f"command {index}: {exc}", index) from exc
+        events.extend(produced)
+    return state, events
+
+
+def make_record(seed: int, commands, first_mover: int | None = None, players=None) -> dict:
+    """Build a record dict from commands in record form (``{"player": p, ...}``).
+
+    The result is checked with ``parse_record`` so nothing malformed is ever written out.
+    """
+    record = {"format": FORMAT, "seed": seed}
+    if first_mover is not None:
+        record["first_mover"] = first_mover
+    if players is not None:
+        record["players"] = list(players)
+    record["commands"] = [dict(cmd) for cmd in commands]
+    parse_record(record)
+    return record

@@ -1,0 +1,70 @@
+"""What one viewer may see of a match, read from the database: the only way views leave the server.
+
+Every function takes the viewer's seat (0, 1 or None) and decides the audience itself, so a caller
+cannot ask for more than the viewer may know. Raw state and full events stay in here.
+"""
+from . import engine
+from .models import Match, MatchEvent
+
+# A client further behind than this gets a fresh snapshot instead of the versions it missed.
+REPLAY_LIMIT = 256
+
+
+def load_match(match_id):
+    return Match.objects.select_related("host", "guest").filter(pk=match_id).first()
+
+
+def audience_for(match, seat):
+    if match.status == Match.Status.FINISHED:
+        return "all"
+    return "spectator" if seat is None else seat
+
+
+def players(match):
+    return [match.host.username, match.guest.username if match.guest_id else None]
+
+
+def payload(match, seat):
+    """The current view and what the viewer may do now (the body of ``snapshot`` and ``state``)."""
+    audience = audience_for(match, seat)
+    seen, legal, pick = None, [], None
+    if match.state is not None:
+        state = engine.MatchState.from_json(match.state)
+        seen = engine.view(state, audience)
+        if match.status == Match.Status.LIVE and seat is not None:
+            if seen["phase"] == "pick":
+                # The full pick list is every team times every Mimic target (thousands); the
+                # options say the same in a few lines.
+                if not seen["picked"][seat]:
+                    pick = engine.pick_options(state, seat)
+            else:
+                legal = engine.legal_commands(state, seat)
+    return {
+        "match": match.pk,
+        "version": match.version,
+        "status": match.status,
+        "seat": seat,
+        "audience": audience,
+        "players": players(match),
+        "private": match.private,
+        "winner": match.winner,
+        "end_reason": match.end_reason or None,
+        "view": seen,
+        "legal": legal,
+        "pick": pick,
+    }
+
+
+def versions(match, seat, after):
+    """[(version, projected events)] for every version in (after, match.version], none left out."""
+    audience = audience_for(match, seat)
+    rows = (
+        MatchEvent.objects.filter(match_id=match.pk, version__gt=after, version__lte=match.version)
+        .order_by("version")
+        .values_list("version", "events")
+    )
+    return [(version, engine.project(events, audience)) for version, events in rows]
+
+
+def can_replay(match, known):
+    return known is not None and 0 <= known <= match.version and match.version - known <= REPLAY_LIMIT

@@ -1,0 +1,98 @@
+"""Matches and their append-only event log.
+
+``Match.state`` is the engine snapshot at ``Match.version``, so loading a match never replays
+history; ``MatchEvent`` rows are the history itself (one row per applied command, gap-free).
+"""
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+def new_invite_token():
+    return secrets.token_urlsafe(16)
+
+
+def new_seed():
+    # The engine keeps a 64-bit generator; a signed 63-bit seed fits every database's BigInteger.
+    return secrets.randbits(63)
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "open"
+        LIVE = "live", "live"
+        FINISHED = "finished", "finished"
+        CANCELLED = "cancelled", "cancelled"
+
+    host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hosted_matches")
+    guest = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="joined_matches",
+        null=True,
+        blank=True,
+    )
+    private = models.BooleanField(default=False)
+    invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    seed = models.BigIntegerField(default=new_seed)
+    version = models.PositiveIntegerField(default=0)
+    state = models.JSONField(null=True, blank=True)
+    winner = models.PositiveSmallIntegerField(null=True, blank=True)
+    end_reason = models.CharField(max_length=16, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "private"])]
+
+    def __str__(self):
+        return f"match {self.pk} ({self.status})"
+
+    def seat_of(self, user):
+        """0 for the host, 1 for the guest, None for anyone else (anonymous users included)."""
+        user_id = getattr(user, "pk", None)
+        if user_id is None:
+            return None
+        if user_id == self.host_id:
+            return 0
+        if self.guest_id is not None and user_id == self.guest_id:
+            return 1
+        return None
+
+
+class MatchEvent(models.Model):
+    """One applied command and the engine's full (unredacted) events; projected on the way out."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
+    version = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    client_id = models.CharField(max_length=64, blank=True)
+    command = models.JSONField(null=True, blank=True)
+    events = models.JSONField(default=list)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "version"], name="game_event_unique_version"),
+            models.UniqueConstraint(
+                fields=["match", "seat", "client_id"],
+                condition=~Q(client_id=""),
+                name="game_event_unique_client_id",
+            ),
+        ]
+        ordering = ["match", "version"]
+
+    def __str__(self):
+        return f"match {self.match_id} v{self.version}"
+
+
+class Presence(models.Model):
+    """A connected spectator socket. Rows live in the database so every server process counts them."""
+
+    channel_name = models.CharField(max_length=200, primary_key=True)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="presences")
+    created = models.DateTimeField(auto_now_add=True)

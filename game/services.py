@@ -1,0 +1,187 @@
+"""The only code that changes a match: load it under a lock, ask the engine, save, ring the doorbell.
+
+Every change happens inside one transaction that locks the match row (PostgreSQL) or holds the
+database write lock from its first statement (SQLite in IMMEDIATE mode), and finishes with an update
+conditioned on the version it read, which must touch exactly one row. The doorbell rings only after
+the commit, so a socket that hears it always finds the new rows.
+"""
+import logging
+from functools import partial
+from typing import NamedTuple
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from . import engine
+from .models import Match, MatchEvent
+
+logger = logging.getLogger(__name__)
+
+
+class ServiceError(Exception):
+    """A refused request: ``code`` is stable for programs, ``message`` is for people."""
+
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Result(NamedTuple):
+    version: int
+    duplicate: bool
+
+
+def match_group(match_id):
+    return f"match-{match_id}"
+
+
+def ring_doorbell(match_id, version):
+    """Tell every socket on the match that it may be behind. Carries no state and no events."""
+    async_to_sync(get_channel_layer().group_send)(
+        match_group(match_id), {"type": "match.changed", "version": version}
+    )
+
+
+def _ring_on_commit(match_id, version):
+    # robust: the change is committed whatever happens to the doorbell; sockets catch up on the
+    # next doorbell or reconnect, so a lost ring is never worth an error for the player.
+    transaction.on_commit(partial(ring_doorbell, match_id, version), robust=True)
+
+
+def _require_member(user):
+    if not getattr(user, "is_authenticated", False):
+        raise ServiceError("login_required", _("Log in to play."))
+
+
+def create_match(host, *, private=False):
+    _require_member(host)
+    return Match.objects.create(host=host, private=bool(private))
+
+
+def join_match(match, user):
+    _require_member(user)
+    with transaction.atomic():
+        current = _locked(match.pk)
+        if current.host_id == user.pk:
+            raise ServiceError("own_match", _("You can't join your own match."))
+        if current.status != Match.Status.OPEN:
+            raise ServiceError("not_open", _("This match is no longer open."))
+        state = engine.new_match(current.seed).to_json()
+        touched = Match.objects.filter(pk=current.pk, status=Match.Status.OPEN, guest=None).update(
+            guest=user, status=Match.Status.LIVE, state=state, updated=timezone.now()
+        )
+        if touched != 1:
+            raise ServiceError("not_open", _("This match is no longer open."))
+        _ring_on_commit(current.pk, current.version)
+    current.refresh_from_db()
+    return current
+
+
+def cancel_match(match, user):
+    """The host may call a match off until both teams of round 1 are locked in."""
+    with transaction.atomic():
+        current = _locked(match.pk)
+        if current.seat_of(user) != 0:
+            raise ServiceError("not_host", _("Only the host can cancel this match."))
+        if current.status == Match.Status.LIVE:
+            seen = engine.view(engine.MatchState.from_json(current.state), "all")
+            if seen["round"] != 1 or seen["phase"] != "pick":
+                raise ServiceError("already_started", _("Both teams are picked: resign instead."))
+        elif current.status != Match.Status.OPEN:
+            raise ServiceError("not_cancellable", _("This match is already over."))
+        touched = Match.objects.filter(pk=current.pk, version=current.version, status=current.status).update(
+            status=Match.Status.CANCELLED, updated=timezone.now(), finished=timezone.now()
+        )
+        if touched != 1:
+            raise ServiceError("stale_version", _("The match changed meanwhile; try again."))
+        _ring_on_commit(current.pk, current.version)
+    current.refresh_from_db()
+    return current
+
+
+def is_pick(command):
+    return isinstance(command, dict) and "pick" in command
+
+
+def apply_command(match_id, user, client_id, base_version, command):
+    """Apply one engine command for ``user``'s seat; a repeated ``client_id`` is acknowledged again."""
+    if not isinstance(command, dict):
+        raise ServiceError("bad_command", _("A command is a JSON object."))
+
+    def run(state, seat, current):
+        # Picks are simultaneous and blind, so the other side's pick landing first must not make
+        # this one stale; every other command only makes sense against the position it was made on.
+        if not is_pick(command) and base_version != current.version:
+            raise ServiceError(
+                "stale_version",
+                _("The match moved on (now at version %(now)s, your command was made at %(then)s).")
+                % {"now": current.version, "then": base_version},
+            )
+        return engine.apply(state, seat, command, in_place=True)
+
+    return _change(match_id, user, client_id, command, run)
+
+
+def resign(match, user, client_id=None):
+    def run(state, seat, current):
+        return engine.resign(state, seat, "resign", in_place=True)
+
+    return _change(match.pk, user, client_id, {"resign": True}, run)
+
+
+def _locked(match_id):
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    if match is None:
+        raise ServiceError("no_match", _("There is no such match."))
+    return match
+
+
+def _change(match_id, user, client_id, command, run):
+    client_id = client_id or ""
+    with transaction.atomic():
+        current = _locked(match_id)
+        seat = current.seat_of(user)
+        if seat is None:
+            raise ServiceError("not_a_player", _("Only the two players can act in this match."))
+        if client_id:
+            earlier = (
+                MatchEvent.objects.filter(match=current, seat=seat, client_id=client_id)
+                .values_list("version", flat=True)
+                .first()
+            )
+            if earlier is not None:
+                return Result(earlier, True)
+        if current.status == Match.Status.FINISHED:
+            raise ServiceError("match_over", _("This match is over."))
+        if current.status != Match.Status.LIVE:
+            raise ServiceError("not_live", _("This match is not being played."))
+        try:
+            state, events = run(engine.MatchState.from_json(current.state), seat, current)
+        except engine.IllegalCommand as refused:
+            raise ServiceError(refused.code, refused.message) from None
+        version = current.version + 1
+        MatchEvent.objects.create(
+            match=current, version=version, seat=seat, client_id=client_id, command=command, events=events
+        )
+        now = timezone.now()
+        fields = {"version": version, "state": state.to_json(), "updated": now}
+        outcome = engine.view(state, "all")
+        if outcome["phase"] == "over":
+            fields.update(
+                status=Match.Status.FINISHED,
+                winner=outcome["winner"],
+                end_reason=outcome["end_reason"] or "",
+                finished=now,
+            )
+        touched = Match.objects.filter(pk=current.pk, version=current.version, status=Match.Status.LIVE).update(
+            **fields
+        )
+        if touched != 1:
+            # Only possible if something bypassed the lock; raising rolls the event row back too.
+            raise ServiceError("stale_version", _("The match changed meanwhile; try again."))
+        _ring_on_commit(current.pk, version)
+    return Result(version, False)

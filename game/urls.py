@@ -1,0 +1,10 @@
+from django.urls import path
+
+from . import views
+
+app_name = "game"
+
+urlpatterns = [
+    path("match/<int:match_id>/", views.match_page, name="match"),
+    path("match/<int:match_id>/resign/", views.resign, name="resign"),
+]

@@ -1,0 +1,64 @@
+import uuid
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from . import frames, presence, presenter, services
+from .access import may_watch
+from .models import Match
+from .protocol import CLIENT_ID
+
+
+def watchable_match(request, match_id):
+    match = frames.load_match(match_id)
+    invite = request.GET.get("invite")
+    if match is None or not may_watch(match, request.user, invite):
+        # A private match looks exactly like a missing one to anyone without the link.
+        raise Http404
+    return match, invite
+
+
+@require_GET
+def match_page(request, match_id):
+    match, invite = watchable_match(request, match_id)
+    seat = match.seat_of(request.user)
+    query = {"ui": "html"}
+    if invite and seat is None:
+        query["invite"] = invite
+    _book, log = presenter.full_log(match, seat)
+    context = presenter.context(frames.payload(match, seat), presence.spectators(match.pk))
+    context.update(
+        {
+            "match": match,
+            "seat": seat,
+            "log": log,
+            "ws_url": f"/ws/match/{match.pk}/?{urlencode(query)}",
+            "invite_url": request.build_absolute_uri(reverse("invite", args=[match.invite_token])),
+            "resign_id": uuid.uuid4().hex,
+        }
+    )
+    return render(request, "game/match.html", context)
+
+
+@require_POST
+@login_required
+def resign(request, match_id):
+    match = get_object_or_404(Match, pk=match_id)
+    if match.seat_of(request.user) is None:
+        raise Http404
+    client_id = request.POST.get("client_id", "")
+    if not CLIENT_ID.fullmatch(client_id):
+        client_id = ""
+    try:
+        services.resign(match, request.user, client_id)
+    except services.ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.info(request, _("You resigned the match."))
+    return redirect("game:match", match_id=match.pk)

@@ -1,0 +1,39 @@
+from django.contrib.auth import views as auth_views
+from django.urls import path, register_converter
+
+from . import views
+
+
+class UsernameConverter:
+    # The characters Django's username validator allows. Anything else can't name a user, and some
+    # of it (NUL) can't even be sent to PostgreSQL, so it never reaches a view.
+    regex = r"[\w.@+-]+"
+
+    def to_python(self, value):
+        return value
+
+    def to_url(self, value):
+        return value
+
+
+class InviteTokenConverter(UsernameConverter):
+    regex = r"[A-Za-z0-9_-]+"  # secrets.token_urlsafe()
+
+
+register_converter(UsernameConverter, "username")
+register_converter(InviteTokenConverter, "invite_token")
+
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("lobby/matches/", views.lobby_matches, name="lobby_matches"),
+    path("match/new", views.match_new, name="match_new"),
+    path("match/<int:match_id>/join", views.match_join, name="match_join"),
+    path("match/<int:match_id>/cancel", views.match_cancel, name="match_cancel"),
+    path("invite/<invite_token:token>/", views.invite, name="invite"),
+    path("users/<username:username>/", views.profile, name="profile"),
+    path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
+]

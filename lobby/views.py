@@ -1,0 +1,205 @@
+import hashlib
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model, login
+from django.contrib.auth.forms import UserCreationForm
+from django.db.models import Q
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from game.models import Match
+from game.services import ServiceError, cancel_match, create_match, join_match
+
+from .forms import NewMatchForm
+
+LIST_LIMIT = 50
+PROFILE_LIMIT = 20
+# Enough to wait in public and invite a friend or two; more would only crowd the lobby.
+MAX_OPEN_MATCHES = 5
+
+
+def match_url(match):
+    return reverse("game:match", args=[match.pk])
+
+
+def login_url(next_path):
+    return f"{reverse('login')}?{urlencode({'next': next_path})}"
+
+
+def member_post(view):
+    """POST only, by a logged-in user.
+
+    An anonymous visitor is sent to log in and then back to the lobby: the action URL itself only
+    takes POST, so it can't be the place the login page returns to.
+    """
+
+    @require_POST
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            messages.info(request, _("Log in or sign up to play."))
+            return redirect(login_url(reverse("lobby")))
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def match_lists(user):
+    """What the lobby shows `user`, plus a digest that changes whenever any of it does."""
+    public_live = Q(status="live", private=False)
+    if user.is_authenticated:
+        mine = list(
+            Match.objects.filter(Q(host=user) | Q(guest=user), status__in=["open", "live"])
+            .select_related("host", "guest")
+            .order_by("-created")
+        )
+        open_matches = Match.objects.filter(status="open", private=False).exclude(host=user)
+        live = Match.objects.filter(public_live).exclude(host=user).exclude(guest=user)
+    else:
+        mine = []
+        open_matches = Match.objects.filter(status="open", private=False)
+        live = Match.objects.filter(public_live)
+    open_matches = list(open_matches.select_related("host").order_by("-created")[:LIST_LIMIT])
+    live = list(live.select_related("host", "guest").order_by("-updated")[:LIST_LIMIT])
+    shown = [(m.pk, m.status, m.guest_id) for group in (mine, open_matches, live) for m in group]
+    digest = hashlib.sha256(repr(shown).encode()).hexdigest()[:16]
+    return {"my_matches": mine, "open_matches": open_matches, "live_matches": live, "digest": digest}
+
+
+@require_safe
+def lobby(request):
+    context = {"form": NewMatchForm(), **match_lists(request.user)}
+    return render(request, "lobby/lobby.html", context)
+
+
+@require_safe
+def lobby_matches(request):
+    context = match_lists(request.user)
+    # Swapping identical HTML every few seconds would steal keyboard focus and text selection (the
+    # invite links), so an unchanged list answers 204, which htmx leaves alone.
+    if request.GET.get("digest") == context["digest"]:
+        return HttpResponse(status=204)
+    return render(request, "lobby/lobby.html#match-lists", context)
+
+
+@member_post
+def match_new(request):
+    form = NewMatchForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose who may join the match."))
+        return redirect("lobby")
+    if Match.objects.filter(host=request.user, status="open").count() >= MAX_OPEN_MATCHES:
+        message = _("You already have %(count)d open matches: cancel one first.")
+        messages.error(request, message % {"count": MAX_OPEN_MATCHES})
+        return redirect("lobby")
+    try:
+        match = create_match(request.user, private=form.private)
+    except ServiceError as error:
+        messages.error(request, error.message)
+        return redirect("lobby")
+    if match.private:
+        messages.success(request, _("Private match created. Send the invite link below to your opponent."))
+    else:
+        messages.success(request, _("Match created. It is listed in the lobby until someone joins."))
+    return redirect("lobby")
+
+
+@member_post
+def match_join(request, match_id):
+    match = get_object_or_404(Match, pk=match_id)
+    if match.private:
+        messages.error(request, _("This match is private: you can only join it from its invite link."))
+        return redirect("lobby")
+    return join_and_redirect(request, match)
+
+
+@member_post
+def match_cancel(request, match_id):
+    match = get_object_or_404(Match, pk=match_id)
+    try:
+        cancel_match(match, request.user)
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Match cancelled."))
+    return redirect("lobby")
+
+
+def join_and_redirect(request, match):
+    try:
+        match = join_match(match, request.user)
+    except ServiceError as error:
+        messages.error(request, error.message)
+        return redirect("lobby")
+    return redirect(match_url(match))
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def invite(request, token):
+    match = get_object_or_404(Match.objects.select_related("host", "guest"), invite_token=token)
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect(login_url(request.path))
+        return join_and_redirect(request, match)
+    seat = match.seat_of(request.user) if request.user.is_authenticated else None
+    return render(request, "lobby/invite.html", {"match": match, "seat": seat})
+
+
+def local_next(request):
+    """The page to return to after signing up: a path on this site, else the lobby."""
+    next_url = request.POST.get("next") or request.GET.get("next") or ""
+    # Only absolute paths: redirect() would take a bare word for a URL name and fail to reverse it.
+    local = next_url.startswith("/") and url_has_allowed_host_and_scheme(
+        next_url, {request.get_host()}, request.is_secure()
+    )
+    return next_url if local else reverse("lobby")
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def signup(request):
+    next_url = local_next(request)
+    if request.user.is_authenticated:
+        return redirect(next_url)
+    form = UserCreationForm(request.POST if request.method == "POST" else None)
+    if form.is_bound and form.is_valid():
+        user = form.save()
+        login(request, user)
+        messages.success(request, _("Welcome, %(username)s!") % {"username": user.username})
+        return redirect(next_url)
+    return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+def result_of(match, seat):
+    """(label, badge style) of `match` for the player in `seat`; words, not colours, carry it."""
+    if match.status == "finished" and match.winner is not None:
+        return (_("Won"), "won") if match.winner == seat else (_("Lost"), "lost")
+    labels = {"open": _("Waiting"), "live": _("Playing"), "finished": _("Finished")}
+    return labels.get(match.status, match.status), "live" if match.status == "live" else "neutral"
+
+
+@require_safe
+def profile(request, username):
+    player = get_object_or_404(get_user_model(), username=username)
+    played = Match.objects.filter(Q(host=player) | Q(guest=player))
+    finished = played.filter(status="finished")
+    won = finished.filter(Q(host=player, winner=0) | Q(guest=player, winner=1)).count()
+    lost = finished.filter(Q(host=player, winner=1) | Q(guest=player, winner=0)).count()
+    # A private match is listed only to the people in it; it still counts in the totals above.
+    visible = Q(private=False)
+    if request.user.is_authenticated:
+        visible |= Q(host=request.user) | Q(guest=request.user)
+    recent = played.exclude(status="cancelled").filter(visible)
+    recent = recent.select_related("host", "guest").order_by("-created")[:PROFILE_LIMIT]
+    rows = []
+    for match in recent:
+        seat = match.seat_of(player)
+        label, style = result_of(match, seat)
+        opponent = match.guest if seat == 0 else match.host
+        rows.append({"match": match, "opponent": opponent, "result": label, "style": style})
+    context = {"player": player, "won": won, "lost": lost, "rows": rows}
+    return render(request, "lobby/profile.html", context)

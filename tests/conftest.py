@@ -1,0 +1,47 @@
+"""Fixtures for every test, on both setups: embedded (SQLite, in-memory channel layer) and
+production (DATABASE_URL for PostgreSQL, REDIS_URL for channels_redis)."""
+import uuid
+
+import pytest
+from django.conf import settings as django_settings
+from django.test import override_settings
+
+
+@pytest.fixture(autouse=True, scope="session")
+def plain_http_test_server():
+    """With DATABASE_URL set the settings are the production ones: they redirect to HTTPS and expect
+    collectstatic's manifest. Test clients and live servers speak plain HTTP and nothing was
+    collected. Session-wide, so it is in force before a live-server test class forks its server."""
+    static_files = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
+    storages = {**django_settings.STORAGES, "staticfiles": static_files}
+    with override_settings(SECURE_SSL_REDIRECT=False, STORAGES=storages):
+        yield
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """Name the PostgreSQL test database ("test_test") explicitly before it is created.
+
+    A live-server test class forks its server after Django has switched NAME to the test database,
+    and the server process (channels.testing) derives the name again, "test_test_test", unless
+    TEST NAME is set.
+    """
+    database = django_settings.DATABASES["default"]
+    test = database.setdefault("TEST", {})
+    if database["ENGINE"] != "django.db.backends.sqlite3" and not test.get("NAME"):
+        test["NAME"] = f"test_{database['NAME']}"
+
+
+@pytest.fixture(autouse=True)
+def isolated_channel_layer(settings):
+    """A channel layer of the test's own: a fresh in-memory one, or a fresh key prefix on Redis.
+
+    Match ids start again after every database flush, so without this a socket group left over
+    from one test ("match-1") could receive the next test's doorbells. Assigning the setting makes
+    Channels drop its cached layers.
+    """
+    layer = dict(settings.CHANNEL_LAYERS["default"])
+    if layer["BACKEND"] == "channels_redis.core.RedisChannelLayer":
+        # Short expiries: Redis outlives the test run and nobody reads these keys again.
+        layer["CONFIG"] = {**layer["CONFIG"], "prefix": f"test-{uuid.uuid4().hex}", "group_expiry": 60}
+    settings.CHANNEL_LAYERS = {"default": layer}

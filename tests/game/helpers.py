@@ -1,0 +1,108 @@
+"""Shared test plumbing: live matches, logged-in sockets and frame collection."""
+import json
+
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.sessions.backends.db import SessionStore
+
+from aquawar_site.asgi import application
+from game import services
+from game.models import Match
+
+ORIGIN = b"http://testserver"
+TIMEOUT = 5
+
+HOST_TEAMS = {
+    1: {"pick": ["archerfish", "pufferfish", "electric_eel", "sunfish"]},
+    2: {"pick": ["sea_wolf", "manta_ray", "great_white_shark", "hammerhead_shark"]},
+    3: {"pick": ["sea_turtle", "octopus", "clownfish", "mimic_fish"], "mimic": "sea_wolf"},
+}
+GUEST_TEAMS = {
+    1: {"pick": ["sea_wolf", "manta_ray", "sea_turtle", "mimic_fish"], "mimic": "octopus"},
+    2: {"pick": ["archerfish", "pufferfish", "octopus", "clownfish"]},
+    3: {"pick": ["electric_eel", "sunfish", "great_white_shark", "hammerhead_shark"]},
+}
+TEAMS = (HOST_TEAMS, GUEST_TEAMS)
+
+
+def session_cookie(user):
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
+
+
+def live_match(host, guest, *, private=False):
+    return services.join_match(services.create_match(host, private=private), guest)
+
+
+class Socket:
+    """A communicator that keeps every frame it received, for later scanning."""
+
+    def __init__(self, match_id, cookie=None, *, html=False, origin=ORIGIN, query=""):
+        path = f"/ws/match/{match_id}/"
+        params = [p for p in ("ui=html" if html else "", query) if p]
+        if params:
+            path += "?" + "&".join(params)
+        headers = [(b"origin", origin)] if origin else []
+        if cookie:
+            headers.append((b"cookie", cookie.encode()))
+        self.html = html
+        self.communicator = WebsocketCommunicator(application, path, headers=headers)
+        self.frames = []
+
+    async def connect(self):
+        connected, _ = await self.communicator.connect(timeout=TIMEOUT)
+        return connected
+
+    async def disconnect(self):
+        await self.communicator.disconnect()
+
+    async def send(self, frame):
+        await self.communicator.send_to(text_data=frame if isinstance(frame, str) else json.dumps(frame))
+
+    async def receive(self):
+        text = await self.communicator.receive_from(timeout=TIMEOUT)
+        self.frames.append(text)
+        return text if self.html else json.loads(text)
+
+    async def receive_until(self, done):
+        """Frames up to and including the first for which ``done(frame)`` is true."""
+        received = []
+        while True:
+            frame = await self.receive()
+            received.append(frame)
+            if done(frame):
+                return received
+
+    async def receive_type(self, kind):
+        """Skips presence frames (they come whenever a spectator arrives or leaves)."""
+        frames = await self.receive_until(lambda f: f["type"] != "presence")
+        assert frames[-1]["type"] == kind, frames[-1]
+        return frames[-1]
+
+    async def nothing_more(self):
+        return await self.communicator.receive_nothing(timeout=0.2)
+
+    async def hello(self, version=None):
+        await self.send({"type": "hello", "version": version})
+        return await self.receive_until(lambda f: f["type"] in ("state", "snapshot"))
+
+
+async def open_socket(match_id, user=None, **options):
+    cookie = await database_sync_to_async(session_cookie)(user) if user else None
+    socket = Socket(match_id, cookie, **options)
+    assert await socket.connect()
+    return socket
+
+
+async def db_match(match_id):
+    return await database_sync_to_async(Match.objects.get)(pk=match_id)
+
+
+async def event_count(match_id):
+    return await database_sync_to_async(lambda: Match.objects.get(pk=match_id).events.count())()

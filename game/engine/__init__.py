@@ -36,6 +36,8 @@ The view of the state
 in this round, "max_turns": 64, "first_mover": this round's first mover or None before the first
 draw is known, "score": [w0, w1], "winner": 0|1|None, "end_reason": None|str,
 "rounds": [{"winner", "first_mover", "turns", "reason"}], "picked": [bool, bool],
+"picks": [pick0, pick1] (this round's locked picks ``{"fish": [...], "mimic": id|None}``; None
+where not locked or not visible), "past_picks": [[pick0, pick1] per finished round] (same rule),
 "available": [[ids], [ids]] (a side's list is None where the audience may not see it),
 "teams": [[fish x4], [fish x4]]`` (an empty list for a side until both sides have picked), where a
 fish is ``{"fish", "hp", "atk", "alive", "revealed", "mimic_of", "shields", "effects", "skill_uses"}``

@@ -10,11 +10,18 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from game.routing import websocket_urlpatterns  # noqa: E402
+from django.urls import re_path  # noqa: E402
+
+from game.routing import bot_websocket_urlpatterns, websocket_urlpatterns  # noqa: E402
+
+# The Origin check guards sockets that a browser authenticates with its cookie against other sites.
+# The bot socket takes an API token instead, which a foreign page cannot supply, and programs
+# usually send no Origin at all; so it is routed before that check.
+browser_websockets = AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": URLRouter([*bot_websocket_urlpatterns, re_path(r"", browser_websockets)]),
     }
 )

@@ -186,7 +186,8 @@ def result_of(match, seat):
 def profile(request, username):
     player = get_object_or_404(get_user_model(), username=username)
     played = Match.objects.filter(Q(host=player) | Q(guest=player))
-    finished = played.filter(status="finished")
+    # Imported records are unranked (their players are names, not accounts): never in the totals.
+    finished = played.filter(status="finished", imported=False)
     won = finished.filter(Q(host=player, winner=0) | Q(guest=player, winner=1)).count()
     lost = finished.filter(Q(host=player, winner=1) | Q(guest=player, winner=0)).count()
     # A private match is listed only to the people in it; it still counts in the totals above.
@@ -201,5 +202,5 @@ def profile(request, username):
         label, style = result_of(match, seat)
         opponent = match.guest if seat == 0 else match.host
         rows.append({"match": match, "opponent": opponent, "result": label, "style": style})
-    context = {"player": player, "won": won, "lost": lost, "rows": rows}
+    context = {"player": player, "played": finished.count(), "won": won, "lost": lost, "rows": rows}
     return render(request, "lobby/profile.html", context)

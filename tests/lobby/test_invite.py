@@ -51,6 +51,16 @@ def test_it_refuses_a_second_guest(guest_client, outsider_client, guest, private
     assert list(response.context["messages"])
 
 
+def test_it_lets_a_latecomer_watch_the_private_match_it_can_no_longer_join(
+    client, guest_client, outsider_client, guest, private_match
+):
+    guest_client.post(invite_url(private_match))
+    html = outsider_client.get(invite_url(private_match)).content.decode()
+    watch = f"{reverse('game:match', args=[private_match.pk])}?invite={private_match.invite_token}"
+    assert watch in html
+    assert outsider_client.get(watch).status_code == 200
+
+
 def test_it_says_when_the_match_is_no_longer_open(outsider_client, host, private_match):
     cancel_match(private_match, host)
     html = outsider_client.get(invite_url(private_match)).content.decode()

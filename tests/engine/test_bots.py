@@ -1,12 +1,16 @@
 """``game.bots``: legal, blind to hidden data, deterministic, and greedy beats random."""
 import json
+import os
 import random
+import subprocess
+import sys
 
 import pytest
 
 from game.bots import LEVELS, choose_command, make_bot
 from game.engine import SPECIES, apply, legal_commands, new_match, project, view
 
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FAST = {"random": {}, "greedy": {}, "expert": {"worlds": 2, "beam": 4}}
 
 
@@ -97,3 +101,9 @@ def test_greedy_beats_random_most_of_the_time():
     wins = sum(play({seed % 2: "greedy", 1 - seed % 2: "random"}, seed, check=False)[0].winner == seed % 2
                for seed in range(20))
     assert wins >= 17
+
+
+def test_bots_never_import_django():
+    # pytest-django has already loaded Django here, so look from a fresh interpreter.
+    code = "import sys, game.bots; sys.exit(any(m.split('.')[0] == 'django' for m in sys.modules))"
+    assert subprocess.run([sys.executable, "-c", code], cwd=ROOT).returncode == 0

@@ -9,7 +9,6 @@ left off), and builds a ``MatchState`` from that. Its own fish come from its own
 from game.engine import MatchState
 from game.engine.deduction import SHARERS, RoundFacts, analyse
 from game.engine.species import MIMIC, SPECIES
-from game.engine.state import Fish
 
 ROUND_WIN = 100000.0
 ALIVE_BONUS = 150.0  # a living fish acts, shares, counters and wins the tiebreak
@@ -136,33 +135,9 @@ def _enemy_fish(seen, facts, species, kind):
                       seen["alive"], seen["revealed"], shields, counter, len(facts.cats))
 
 
-def _compile_fish_copy():
-    """``Fish.copy`` loops over getattr/setattr and dominates search time; this straight-line
-    version is several times faster and is generated from ``Fish.__slots__`` so it never drifts."""
-    lines = ["def fish_copy(fish):", "    other = new(Fish)"]
-    lines += [f"    other.{slot} = fish.{slot}" for slot in Fish.__slots__]
-    lines.append("    return other")
-    namespace = {"new": Fish.__new__, "Fish": Fish}
-    exec("\n".join(lines), namespace)
-    return namespace["fish_copy"]
-
-
-_fish_copy = _compile_fish_copy()
-
-
 def clone(state):
-    """A copy of ``state`` as independent as ``MatchState.copy`` makes, for search.
-    Only the containers the rules mutate in place are copied; the rest is shared."""
-    other = MatchState.__new__(MatchState)
-    for slot in MatchState.__slots__:
-        setattr(other, slot, getattr(state, slot))
-    other.score = list(state.score)
-    other.rounds = list(state.rounds)
-    other.used = [list(u) for u in state.used]
-    other.picks = list(state.picks)
-    other.past_picks = list(state.past_picks)
-    other.teams = [[_fish_copy(f) for f in team] for team in state.teams]
-    return other
+    """An independent copy of ``state`` for search."""
+    return state.copy()
 
 
 def round_over(state, round_number):

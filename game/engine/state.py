@@ -82,9 +82,24 @@ class Fish:
         ]
 
     def copy(self):
+        # Written out slot by slot: bots copy states thousands of times per decision, and a
+        # getattr/setattr loop over __slots__ was most of their search time.
         other = Fish.__new__(Fish)
-        for slot in Fish.__slots__:
-            setattr(other, slot, getattr(self, slot))
+        other.species = self.species
+        other.mimic_of = self.mimic_of
+        other.kind = self.kind
+        other.passive = self.passive
+        other.active = self.active
+        other.hp = self.hp
+        other.atk = self.atk
+        other.alive = self.alive
+        other.revealed = self.revealed
+        other.shields = self.shields
+        other.damage_taken = self.damage_taken
+        other.skill_uses = self.skill_uses
+        other.pending_reduce = self.pending_reduce
+        other.pending_share = self.pending_share
+        other.pending_heal = self.pending_heal
         return other
 
     def to_json(self):

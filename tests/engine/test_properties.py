@@ -24,7 +24,7 @@ ALWAYS_DODGE = {"sea_wolf", "manta_ray"}
 
 seeds = st.integers(min_value=0, max_value=2**63)
 assert_rates = st.sampled_from([0.0, 0.05, 0.3, 1.0])
-match_settings = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+match_settings = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def choose(state, player, rng, assert_rate):

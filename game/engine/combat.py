@@ -184,7 +184,9 @@ def use_skill(state, events, side, actor, ally, enemy):
 
 
 def settle_deaths(state, events):
-    """After an operation: fish at 0 HP or below die, in side then position order."""
+    """After an operation: fish at 0 HP or below die, in side then position order. Returns
+    whether any fish died."""
+    died = False
     for side, team in enumerate(state.teams):
         for pos, fish in enumerate(team):
             if fish.alive and fish.hp <= 0:
@@ -192,3 +194,5 @@ def settle_deaths(state, events):
                 fish.hp = 0
                 fish.pending_reduce = fish.pending_share = fish.pending_heal = False
                 events.append({"type": "death", "side": side, "pos": pos})
+                died = True
+    return died

@@ -28,11 +28,8 @@ def legal_commands(state, player):
         return []
     enemies = state.teams[1 - player]
     if state.phase == "assert":
-        commands = [{"assert": None}]
-        for i, fish in enumerate(enemies):
-            if fish.alive and not fish.revealed:
-                commands.extend({"assert": {"target": i, "fish": s}} for s in SPECIES)
-        return commands
+        hidden = [i for i, fish in enumerate(enemies) if fish.alive and not fish.revealed]
+        return [{"assert": None}] + [{"assert": {"target": i, "fish": s}} for i in hidden for s in SPECIES]
     return _legal_actions(state, player)
 
 

@@ -253,8 +253,8 @@ def _run_assert(state, events, player, checked):
             events.append(
                 {"type": "hp_loss", "side": losing_side, "pos": pos, "amount": ASSERT_HP_LOSS, "hp": max(victim.hp, 0)}
             )
-    combat.settle_deaths(state, events)
-    if not _check_round_end(state, events, player):
+    # A round can only end when a fish died, so most operations skip the check.
+    if not (combat.settle_deaths(state, events) and _check_round_end(state, events, player)):
         state.phase = "act"
 
 
@@ -275,8 +275,7 @@ def _run_act(state, events, player, checked):
             action["enemy"] = enemy
         events.append(action)
         combat.use_skill(state, events, player, actor, ally, enemy)
-    combat.settle_deaths(state, events)
-    if _check_round_end(state, events, player):
+    if combat.settle_deaths(state, events) and _check_round_end(state, events, player):
         return
     state.turn += 1
     if state.turn >= MAX_TURNS:

@@ -93,12 +93,18 @@ TEMPLATES = [
 ]
 
 ASGI_APPLICATION = "aquawar_site.asgi.application"
+# The bare echo socket bench/load.py measures the match socket against (game/bench_echo.py); off
+# unless asked, so it never exists in production.
+BENCH_ECHO = env_flag("BENCH_ECHO")
 WSGI_APPLICATION = None
 
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=0,
+        # Seconds a process keeps its database connection between requests; 0 (the default) opens
+        # one per request or socket call. See docs/performance.md "Load" before raising it.
+        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -114,7 +120,10 @@ if REDIS_URL:
             # A consumer blocks on Redis (BZPOPMIN, 5 s at a time) for as long as its socket is quiet.
             # redis-py 8 cuts every read after 5 s by default, which killed idle websockets with 1011;
             # the read timeout must outlast the blocking pop, yet still notice a dead connection.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}]},
+            # max_connections: redis-py 8 caps a process's pool at 100 and then *fails* a send instead
+            # of waiting; under bench/load.py's 200-room burst group sends failed that way, and for a
+            # match a failed send is a doorbell that never rings.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30, "max_connections": 1000}]},
         }
     }
 else:

@@ -14,6 +14,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
+from django.utils.translation.trans_real import parse_accept_lang_header
 
 from . import frames, presence, presenter, services
 from .access import may_watch
@@ -23,11 +24,18 @@ from .services import ServiceError, match_group
 
 
 def page_language(scope):
-    """The language the page was rendered in (the site's language cookie), for the fragments."""
-    try:
-        return translation.get_supported_language_variant(scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME))
-    except LookupError:
-        return settings.LANGUAGE_CODE
+    """The language the page was rendered in, for the fragments: chosen as LocaleMiddleware chose it
+    for the page, from the language cookie, else the browser's Accept-Language, else the default."""
+    headers = dict(scope.get("headers", []))
+    accepted = parse_accept_lang_header(headers.get(b"accept-language", b"").decode("latin-1"))
+    wanted = [scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME)] + [code for code, _q in accepted]
+    for code in wanted:
+        if code and code != "*":
+            try:
+                return translation.get_supported_language_variant(code)
+            except LookupError:
+                continue
+    return settings.LANGUAGE_CODE
 
 
 class MatchConsumer(AsyncWebsocketConsumer):
@@ -97,7 +105,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def act(self, client_id, service, *args):
         try:
-            result = await database_sync_to_async(service)(*args)
+            # A refusal is read by the person at the page, in its language; programs get English.
+            with translation.override(self.language if self.html else settings.LANGUAGE_CODE):
+                result = await database_sync_to_async(service)(*args)
         except ServiceError as error:
             await self.send_error(error.code, error.message, client_id)
             return
@@ -173,7 +183,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         seat = match.seat_of(self.user)
         with translation.override(self.language):
             self.log_book, entries = presenter.full_log(match, seat)
-            ctx = presenter.context(frames.payload(match, seat), presence.spectators(match.pk))
+            ctx = presenter.context(frames.payload(match, seat), presence.spectators(match.pk), self.log_book.marks)
             html = presenter.render_parts(ctx) + presenter.render_log(entries, append=False)
         self.version = match.version
         self.last_sent = (match.version, match.status, seat)
@@ -191,7 +201,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return self.render_full(match)
         with translation.override(self.language):
             entries = self.log_book.entries(frames.versions(match, seat, self.version))
-            ctx = presenter.context(frames.payload(match, seat), presence.spectators(match.pk))
+            ctx = presenter.context(frames.payload(match, seat), presence.spectators(match.pk), self.log_book.marks)
             html = presenter.render_parts(ctx, ("status", "board", "controls")) + presenter.render_log(
                 entries, append=True
             )
@@ -204,6 +214,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def send_error(self, code, message, client_id=None):
         if self.html:
-            await self.send(presenter.render_notice(message))
+            with translation.override(self.language):
+                await self.send(presenter.render_notice(presenter.refusal_text(code, message)))
         else:
             await self.send_json({"type": "error", "code": code, "message": str(message), "id": client_id})

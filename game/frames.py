@@ -21,6 +21,9 @@ def audience_for(match, seat):
 
 
 def players(match):
+    if match.imported:
+        # An uploaded record names its players; they need not be (and are not linked to) accounts.
+        return list(match.player_names)
     return [match.host.username, match.guest.username if match.guest_id else None]
 
 

@@ -2,12 +2,14 @@
 
 A ``LogBook`` walks the versions in order and remembers what the viewer has learnt of each fish's
 species (its own picks, successful assertions, or everything for the ``"all"`` audience), so it can
-only ever name a fish the projected events themselves have named to that viewer.
+only ever name a fish the projected events themselves have named to that viewer. It also keeps the
+marks of the newest version (a hit, a heal, a block…) that the board flashes on the fish concerned.
 """
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from .species_text import image as species_image
 from .species_text import name as species_name
 
 ROUND_END_REASONS = {
@@ -30,6 +32,40 @@ SKILL_CATEGORIES = {
 }
 
 
+def marks(events):
+    """{(side, pos): [{"kind", "text"}]}: what each fish went through in one version, for the board.
+
+    Built from the viewer's projected events only, so a mark says no more than the log line does:
+    the owner of a shielded fish reads "Shield", everyone else the public "Blocked".
+    """
+    found = {}
+
+    def mark(side, pos, kind, text):
+        found.setdefault((side, pos), []).append({"kind": kind, "text": text})
+
+    for event in events:
+        kind = event["type"]
+        if kind in ("damage", "hp_loss"):
+            mark(event["side"], event["pos"], "damage", f"−{event['amount']}")
+        elif kind == "heal":
+            mark(event["side"], event["pos"], "heal", f"+{event['amount']}")
+        elif kind == "avoid":
+            mark(event["side"], event["pos"], "block", _("Shield") if event["how"] == "shield" else _("Dodge"))
+        elif kind == "reduce":
+            mark(event["side"], event["pos"], "block", _("Blocked") if event["to"] == 0 else _("Reduced"))
+        elif kind == "share":
+            mark(event["side"], event["pos"], "block", _("Shared"))
+        elif kind == "counter":
+            mark(*event["target"], "counter", _("Counter"))
+        elif kind == "explode":
+            mark(*event["target"], "counter", _("Explosion"))
+        elif kind == "death":
+            mark(event["side"], event["pos"], "death", _("Defeated"))
+        elif kind == "action":
+            mark(event["player"], event["actor"], "act", _("Attack") if event["kind"] == "attack" else _("Skill"))
+    return found
+
+
 class LogBook:
     def __init__(self, audience, players):
         self.audience = audience
@@ -37,15 +73,27 @@ class LogBook:
         self.round = 1
         self.pending = [None, None]
         self.known = [[None] * 4, [None] * 4]
+        self.marks = {}
+        # The species the line being written names, for the drawings shown beside it.
+        self.named = []
 
     def entries(self, versions):
-        """``versions``: [(version, projected events)] in order → [{"version", "round", "text", "kind"}]."""
+        """``versions``: [(version, projected events)] in order → [{"version", "round", "text", "kind",
+        "images"}], where ``images`` are the drawings of the species the line names.
+
+        Afterwards ``marks`` holds the marks of the newest of them (none if there were none).
+        """
         lines = []
+        self.marks = {}
         for version, events in versions:
             for event in events:
                 text = self.describe(event)
                 if text:
-                    lines.append({"version": version, "round": self.round, "text": text, "kind": event["type"]})
+                    images = [species_image(s) for s in dict.fromkeys(self.named)]
+                    lines.append(
+                        {"version": version, "round": self.round, "text": text, "kind": event["type"], "images": images}
+                    )
+            self.marks = marks(events)
         return lines
 
     def player(self, side):
@@ -57,6 +105,7 @@ class LogBook:
         owner = _("your") if self.audience == side else _("%(player)s's") % {"player": self.player(side)}
         species = self.known[side][pos] if 0 <= pos < 4 else None
         if species:
+            self.named.append(species)
             return _("%(owner)s %(species)s (#%(pos)s)") % {
                 "owner": owner,
                 "species": species_name(species),
@@ -65,6 +114,7 @@ class LogBook:
         return _("%(owner)s fish #%(pos)s") % {"owner": owner, "pos": pos + 1}
 
     def describe(self, event):
+        self.named = []
         handler = getattr(self, "on_" + event["type"], None)
         text = handler(event) if handler else None
         # "you" / "your" start many lines; player names keep the case their owners chose.
@@ -76,7 +126,8 @@ class LogBook:
         if "fish" not in event:
             return _("%(player)s picked a team.") % {"player": self.player(event["player"])}
         self.pending[event["player"]] = event["fish"]
-        names = ", ".join(str(species_name(s)) for s in event["fish"])
+        self.named.extend(event["fish"])
+        names = _(", ").join(str(species_name(s)) for s in event["fish"])
         if event.get("mimic"):
             names += " " + _("(the Mimic Fish copies %(species)s)") % {"species": species_name(event["mimic"])}
         return _("%(player)s picked %(names)s.") % {"player": self.player(event["player"]), "names": names}
@@ -97,6 +148,8 @@ class LogBook:
             "target": self.fish(enemy, event["target"]),
             "species": species_name(event["fish"]),
         }
+        # The guess is public whether right or wrong.
+        self.named.append(event["fish"])
         if event["success"]:
             self.known[enemy][event["target"]] = event["fish"]
             return _("%(player)s guessed %(target)s is %(species)s: correct!") % words
@@ -117,18 +170,16 @@ class LogBook:
         actor = self.fish(side, event["actor"])
         if event["kind"] == "attack":
             return _("%(actor)s attacks %(target)s.") % {"actor": actor, "target": self.fish(1 - side, event["enemy"])}
-        text = _("%(actor)s uses %(skill)s") % {
-            "actor": actor,
-            "skill": SKILL_CATEGORIES.get(event.get("category"), _("its skill")),
-        }
+        words = {"actor": actor, "skill": SKILL_CATEGORIES.get(event.get("category"), _("its skill"))}
         targets = []
         if event.get("ally") is not None:
             targets.append(self.fish(side, event["ally"]))
         if event.get("enemy") is not None:
             targets.append(self.fish(1 - side, event["enemy"]))
-        if targets:
-            text += " " + _("on %(targets)s") % {"targets": _(" and ").join(targets)}
-        return text + "."
+        if not targets:
+            return _("%(actor)s uses %(skill)s.") % words
+        # Whole sentences, so each language can put the words and the full stop where it needs them.
+        return _("%(actor)s uses %(skill)s on %(targets)s.") % {**words, "targets": _(" and ").join(targets)}
 
     def on_damage(self, event):
         return _("%(fish)s takes %(amount)s damage (HP %(hp)s).") % {

@@ -26,7 +26,10 @@ class Match(models.Model):
         FINISHED = "finished", "finished"
         CANCELLED = "cancelled", "cancelled"
 
-    host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hosted_matches")
+    # Null only for an imported match, whose players are names in ``player_names``, not accounts.
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hosted_matches", null=True, blank=True
+    )
     guest = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,
@@ -45,6 +48,14 @@ class Match(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
     finished = models.DateTimeField(null=True, blank=True)
+    # An uploaded record (game.imports): unranked, never counted in anyone's won/lost totals.
+    imported = models.BooleanField(default=False)
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, related_name="uploaded_matches", null=True, blank=True
+    )
+    player_names = models.JSONField(default=list, blank=True)
+    # The record's round-1 first mover override; None (every live match) means drawn from the seed.
+    first_mover = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["status", "private"])]
@@ -96,3 +107,7 @@ class Presence(models.Model):
     channel_name = models.CharField(max_length=200, primary_key=True)
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="presences")
     created = models.DateTimeField(auto_now_add=True)
+
+
+# Bot seats and API tokens live in their own module; importing them here registers them with the app.
+from .botmodels import ApiToken, BotAccount, BotSeat  # noqa: E402,F401

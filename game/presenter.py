@@ -5,41 +5,61 @@ The page (HTTP) and the browser socket (``?ui=html``) both render through here, 
 """
 import json
 import uuid
-from functools import lru_cache
 
-from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
-from django.templatetags.static import static
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from . import frames
 from .engine import SPECIES
 from .log import ROUND_END_REASONS, LogBook
+from .species_text import image as fish_image
 from .species_text import name as species_name
 from .species_text import skill_text
 
 MAX_HP = 400
 MIMIC = "mimic_fish"
+REFUSALS = {
+    "no_match": gettext_lazy("There is no such match."),
+    "bad_field": gettext_lazy("That form was not filled in completely."),
+    "wrong_pick_count": gettext_lazy("Pick exactly 4 fish."),
+    "duplicate_species": gettext_lazy("Each species can be picked once per team."),
+    "species_used": gettext_lazy("You fielded one of those fish in an earlier round: pick unused ones."),
+    "mimic_target_missing": gettext_lazy("Choose which species the Mimic Fish copies."),
+    "already_picked": gettext_lazy("You have already locked in your team for this round."),
+    "not_your_turn": gettext_lazy("It is not your turn."),
+    "wrong_phase": gettext_lazy("That move does not fit this part of the turn."),
+    "target_dead": gettext_lazy("That fish is already defeated."),
+    "target_revealed": gettext_lazy("That enemy fish is already revealed."),
+    "not_lowest_hp": gettext_lazy("This skill must target an enemy with the lowest HP."),
+}
+# More marks on one fish than this (an area attack on a sharing team) would only be a blur.
+MAX_MARKS = 4
 PARTS = ("status", "board", "controls", "spectators")
 
 
-@lru_cache(maxsize=None)
-def fish_image(key):
-    """The drawing for a species (or "hidden"), if one has been drawn; None otherwise."""
-    path = f"img/fish/{key}.svg"
-    return static(path) if finders.find(path) else None
+def hp_level(hp):
+    """A band for the HP bar, drawn with its own pattern too (the rules' 30 % and 50 % lines)."""
+    if hp < 120:
+        return "low"
+    return "mid" if hp < 200 else "high"
 
 
-def fish_card(fish, pos, side, seat):
+def fish_card(fish, pos, side, seat, marks):
     species = fish["fish"]
+    hp = max(fish["hp"], 0)
     card = {
         "pos": pos + 1,
+        "index": pos,
         "species": species,
         "name": species_name(species) if species else None,
+        # The file name of a drawing names its species, so a fish the viewer may not know gets the
+        # generic one: nothing in the page may say more than the view does.
         "image": fish_image(species if species else "hidden"),
         "dead_image": None if fish["alive"] else fish_image("dead"),
-        "hp": max(fish["hp"], 0),
-        "hp_percent": max(fish["hp"], 0) * 100 // MAX_HP,
+        "hp": hp,
+        "hp_percent": hp * 100 // MAX_HP,
+        "hp_level": hp_level(hp),
         "alive": fish["alive"],
         "revealed": fish["revealed"],
         "atk": fish["atk"],
@@ -47,6 +67,7 @@ def fish_card(fish, pos, side, seat):
         "effects": fish["effects"] or [],
         "mimic_of": species_name(fish["mimic_of"]) if fish["mimic_of"] else None,
         "own": side == seat,
+        "marks": marks.get((side, pos), [])[:MAX_MARKS],
     }
     if species:
         card["passive"], card["active"] = skill_text(species, fish["mimic_of"])
@@ -60,7 +81,7 @@ def side_label(payload, side):
     return name
 
 
-def board(payload):
+def board(payload, marks):
     seen = payload["view"]
     seat = payload["seat"]
     # A player sees the opponent's team above their own, like across a table.
@@ -73,10 +94,13 @@ def board(payload):
                 "side": side,
                 "label": side_label(payload, side),
                 "own": side == seat,
+                # Two looks, so the sides never blend: the viewer's own (or, to a spectator, the
+                # host's) team is "a", the other "b".
+                "tone": "a" if side == seat or (seat is None and side == 0) else "b",
                 "to_move": bool(seen) and seen["to_move"] == side,
                 "score": seen["score"][side] if seen else 0,
                 "picked": bool(seen) and seen["picked"][side],
-                "fish": [fish_card(f, i, side, seat) for i, f in enumerate(team)],
+                "fish": [fish_card(f, i, side, seat, marks) for i, f in enumerate(team)],
             }
         )
     return sides
@@ -93,12 +117,36 @@ def move_label(payload, act):
     seat = payload["seat"]
     if act["kind"] == "attack":
         return _("Attack enemy %(target)s") % {"target": fish_label(payload, 1 - seat, act["enemy"])}
-    parts = [_("Skill")]
+    words = {}
     if "ally" in act:
-        parts.append(_("on teammate %(target)s") % {"target": fish_label(payload, seat, act["ally"])})
+        words["ally"] = fish_label(payload, seat, act["ally"])
     if "enemy" in act:
-        parts.append(_("at enemy %(target)s") % {"target": fish_label(payload, 1 - seat, act["enemy"])})
-    return " ".join(str(p) for p in parts)
+        words["enemy"] = fish_label(payload, 1 - seat, act["enemy"])
+    if "ally" in words and "enemy" in words:
+        return _("Skill on teammate %(ally)s, at enemy %(enemy)s") % words
+    if "ally" in words:
+        return _("Skill on teammate %(ally)s") % words
+    if "enemy" in words:
+        return _("Skill at enemy %(enemy)s") % words
+    return _("Skill")
+
+
+def skill_grid(payload, skills):
+    """A skill aimed at a teammate and an enemy at once (the Sea Turtle's) as a teammate × enemy
+    grid of choices: as a list it would be up to twelve long lines."""
+    if not skills or not all("ally" in m["act"] and "enemy" in m["act"] for m in skills):
+        return None
+    seat = payload["seat"]
+    cells = {(m["act"]["ally"], m["act"]["enemy"]): m for m in skills}
+    allies = sorted({ally for ally, _enemy in cells})
+    enemies = sorted({enemy for _ally, enemy in cells})
+    return {
+        "enemies": [fish_label(payload, 1 - seat, enemy) for enemy in enemies],
+        "rows": [
+            {"ally": fish_label(payload, seat, ally), "cells": [cells.get((ally, enemy)) for enemy in enemies]}
+            for ally in allies
+        ],
+    }
 
 
 def controls(payload):
@@ -116,7 +164,9 @@ def controls(payload):
         return {
             "mode": "pick",
             "count": payload["pick"]["count"],
-            "options": [{"id": s, "name": species_name(s), "skill": skill_text(s)} for s in species],
+            "options": [
+                {"id": s, "name": species_name(s), "skill": skill_text(s), "image": fish_image(s)} for s in species
+            ],
             "mimic_targets": (
                 [{"id": s, "name": species_name(s)} for s in SPECIES if s != MIMIC] if MIMIC in species else []
             ),
@@ -135,13 +185,24 @@ def controls(payload):
     actors = {}
     for command in payload["legal"]:
         act = command["act"]
-        actors.setdefault(act["actor"], []).append(
-            {"value": json.dumps(act, separators=(",", ":")), "label": move_label(payload, act)}
+        moves = actors.setdefault(act["actor"], {"attacks": [], "skills": []})
+        # Side by side on the page: attacks in one column, the skill's uses in the other.
+        moves["attacks" if act["kind"] == "attack" else "skills"].append(
+            {"act": act, "value": json.dumps(act, separators=(",", ":")), "label": move_label(payload, act)}
         )
+    for moves in actors.values():
+        (moves["attacks"] or moves["skills"])[0]["checked"] = True
+        moves["skill_grid"] = skill_grid(payload, moves["skills"])
     return {
         "mode": "act",
         "actors": [
-            {"pos": pos, "label": fish_label(payload, seat, pos), "moves": moves} for pos, moves in sorted(actors.items())
+            {
+                "pos": pos,
+                "label": fish_label(payload, seat, pos),
+                "image": fish_image(seen["teams"][seat][pos]["fish"]),
+                **moves,
+            }
+            for pos, moves in sorted(actors.items())
         ],
         **base,
     }
@@ -164,21 +225,28 @@ def status(payload):
         {
             "number": n,
             "winner": side_label(payload, r["winner"]),
+            "you_won": r["winner"] == payload["seat"],
             "turns": r["turns"],
             "reason": ROUND_END_REASONS.get(r["reason"], r["reason"]),
         }
         for n, r in enumerate(seen["rounds"], start=1)
     ]
+    if seen["phase"] == "pick" and info["rounds"]:
+        # Between rounds the board is empty: the banner says how the last one ended.
+        info["last_round"] = info["rounds"][-1]
     if payload["winner"] is not None:
         info["winner"] = side_label(payload, payload["winner"])
+        info["you_won"] = payload["winner"] == payload["seat"]
+        info["you_lost"] = payload["seat"] is not None and not info["you_won"]
     return info
 
 
-def context(payload, spectators):
+def context(payload, spectators, marks=None):
+    """``marks``: the newest version's marks from the viewer's ``LogBook``, flashed on the board."""
     return {
         "payload": payload,
         "status": status(payload),
-        "sides": board(payload),
+        "sides": board(payload, marks or {}),
         "controls": controls(payload),
         "spectators": spectators,
     }
@@ -196,6 +264,12 @@ def render_parts(ctx, parts=PARTS, oob=True):
 
 def render_log(entries, *, append):
     return render_to_string("game/_log.html", {"entries": entries, "append": append, "oob": True})
+
+
+def refusal_text(code, message):
+    """What to tell a person whose move was refused: the engine and the protocol word their
+    refusals in English for programs; the ones a page's own forms can run into have a translation."""
+    return REFUSALS.get(code, message)
 
 
 def render_notice(message="", level="error"):

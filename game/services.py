@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import engine
+from . import botclock, engine
 from .models import Match, MatchEvent
 
 logger = logging.getLogger(__name__)
@@ -24,10 +24,13 @@ logger = logging.getLogger(__name__)
 class ServiceError(Exception):
     """A refused request: ``code`` is stable for programs, ``message`` is for people."""
 
-    def __init__(self, code, message):
+    def __init__(self, code, message, illegal=False):
         super().__init__(message)
         self.code = code
         self.message = message
+        # True when the engine refused the command itself (the rules, not the match's situation):
+        # in play between programs that loses the match (see the bot socket).
+        self.illegal = illegal
 
 
 class Result(NamedTuple):
@@ -52,6 +55,19 @@ def _ring_on_commit(match_id, version):
     transaction.on_commit(partial(ring_doorbell, match_id, version), robust=True)
 
 
+def _changed(match_id, version, seen, actor=None):
+    """What every change sets off, inside its transaction: bot clocks now; doorbell and bots on commit.
+
+    ``seen`` is ``engine.view(state, "all")`` after the change (None: the match is not being played).
+    """
+    _ring_on_commit(match_id, version)
+    if botclock.arm(match_id, seen, actor):
+        # Imported here: the bot runner plays through this module, so it imports it in turn.
+        from .botplay import wake
+
+        transaction.on_commit(partial(wake, match_id), robust=True)
+
+
 def _require_member(user):
     if not getattr(user, "is_authenticated", False):
         raise ServiceError("login_required", _("Log in to play."))
@@ -70,13 +86,13 @@ def join_match(match, user):
             raise ServiceError("own_match", _("You can't join your own match."))
         if current.status != Match.Status.OPEN:
             raise ServiceError("not_open", _("This match is no longer open."))
-        state = engine.new_match(current.seed).to_json()
+        fresh = engine.new_match(current.seed)
         touched = Match.objects.filter(pk=current.pk, status=Match.Status.OPEN, guest=None).update(
-            guest=user, status=Match.Status.LIVE, state=state, updated=timezone.now()
+            guest=user, status=Match.Status.LIVE, state=fresh.to_json(), updated=timezone.now()
         )
         if touched != 1:
             raise ServiceError("not_open", _("This match is no longer open."))
-        _ring_on_commit(current.pk, current.version)
+        _changed(current.pk, current.version, engine.view(fresh, "all"))
     current.refresh_from_db()
     return current
 
@@ -98,7 +114,7 @@ def cancel_match(match, user):
         )
         if touched != 1:
             raise ServiceError("stale_version", _("The match changed meanwhile; try again."))
-        _ring_on_commit(current.pk, current.version)
+        _changed(current.pk, current.version, None)
     current.refresh_from_db()
     return current
 
@@ -133,6 +149,37 @@ def resign(match, user, client_id=None):
     return _change(match.pk, user, client_id, {"resign": True}, run)
 
 
+def forfeit(match_id, user, reason):
+    """``user``'s seat loses the whole match for breaking the rules of play between programs.
+
+    ``reason`` is "illegal" (an illegal command or a malformed frame on the bot socket); the
+    match_end event carries it, so the opponent is told why.
+    """
+
+    def run(state, seat, current):
+        return engine.resign(state, seat, reason, in_place=True)
+
+    return _change(match_id, user, None, {"resign": True, "reason": reason}, run)
+
+
+def forfeit_overdue(match_id):
+    """The program seat whose move clock ran out loses the match ("timeout"); None if none has.
+
+    The clock is read under the match lock and cleared by the change itself, so however many
+    timers and sweeps (in however many processes) get here, the forfeit happens once.
+    """
+    with transaction.atomic():
+        current = _locked(match_id)
+        seat = botclock.overdue_program_seat(match_id)
+        if seat is None or current.status != Match.Status.LIVE:
+            return None
+
+        def run(state, _seat, _current):
+            return engine.resign(state, seat, "timeout", in_place=True)
+
+        return _change(match_id, None, None, {"resign": True, "reason": "timeout"}, run, seat=seat)
+
+
 def _locked(match_id):
     match = Match.objects.select_for_update().filter(pk=match_id).first()
     if match is None:
@@ -140,11 +187,13 @@ def _locked(match_id):
     return match
 
 
-def _change(match_id, user, client_id, command, run):
+def _change(match_id, user, client_id, command, run, seat=None):
+    """``seat``, when given, acts instead of ``user``'s (the server enforcing the bot rules)."""
     client_id = client_id or ""
     with transaction.atomic():
         current = _locked(match_id)
-        seat = current.seat_of(user)
+        if seat is None:
+            seat = current.seat_of(user)
         if seat is None:
             raise ServiceError("not_a_player", _("Only the two players can act in this match."))
         if client_id:
@@ -162,7 +211,7 @@ def _change(match_id, user, client_id, command, run):
         try:
             state, events = run(engine.MatchState.from_json(current.state), seat, current)
         except engine.IllegalCommand as refused:
-            raise ServiceError(refused.code, refused.message) from None
+            raise ServiceError(refused.code, refused.message, illegal=True) from None
         version = current.version + 1
         MatchEvent.objects.create(
             match=current, version=version, seat=seat, client_id=client_id, command=command, events=events
@@ -183,5 +232,5 @@ def _change(match_id, user, client_id, command, run):
         if touched != 1:
             # Only possible if something bypassed the lock; raising rolls the event row back too.
             raise ServiceError("stale_version", _("The match changed meanwhile; try again."))
-        _ring_on_commit(current.pk, version)
+        _changed(current.pk, version, outcome, actor=seat)
     return Result(version, False)

@@ -31,8 +31,8 @@ def match_page(request, match_id):
     query = {"ui": "html"}
     if invite and seat is None:
         query["invite"] = invite
-    _book, log = presenter.full_log(match, seat)
-    context = presenter.context(frames.payload(match, seat), presence.spectators(match.pk))
+    book, log = presenter.full_log(match, seat)
+    context = presenter.context(frames.payload(match, seat), presence.spectators(match.pk), book.marks)
     context.update(
         {
             "match": match,

@@ -1,0 +1,223 @@
+// The replay viewer: steps through frames the server projected for one audience (json_script
+// "replay-data"). It only draws what the frames hold; no fish is ever named here that a frame
+// did not name, and every name goes in through textContent.
+(function () {
+  "use strict";
+  const root = document.getElementById("replay");
+  const source = document.getElementById("replay-data");
+  if (!root || !source) return;
+  const data = JSON.parse(source.textContent);
+  const text = document.getElementById("replay-text").dataset;
+  const frames = data.frames;
+  const board = document.getElementById("replay-board");
+  const log = document.getElementById("replay-log");
+  const position = document.getElementById("replay-position");
+  const roundSelect = document.getElementById("replay-round");
+  const playButton = root.querySelector('[data-go="play"]');
+  const ROUND_OVER = new Set(["round_end", "match_end"]);
+
+  // One step per projected event; a command this audience saw nothing of still gets one step, so
+  // the board moves on when the state does.
+  const steps = [{ frame: 0, event: -1 }];
+  for (let f = 1; f < frames.length; f++) {
+    const count = frames[f].events.length;
+    if (count === 0) steps.push({ frame: f, event: -1 });
+    for (let e = 0; e < count; e++) steps.push({ frame: f, event: e });
+  }
+  // A step belongs to the turn (or pick phase) its command was played in: the state before it.
+  for (const step of steps) {
+    const before = frames[Math.max(step.frame - 1, 0)].view;
+    step.round = before.round;
+    step.turn = before.phase === "pick" ? null : before.turn + 1;
+    step.key = step.frame === 0 ? "start" : before.round + ":" + (step.turn === null ? "pick" : step.turn);
+  }
+
+  let current = 0;
+  let timer = null;
+
+  function el(tag, className, content) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (content !== undefined) node.textContent = content;
+    return node;
+  }
+
+  function focusOf(event) {
+    if (!event) return null;
+    if (event.type === "action") return [event.player, event.actor];
+    if (event.type === "assert") return [1 - event.player, event.target];
+    if ("side" in event && "pos" in event) return [event.side, event.pos];
+    return null;
+  }
+
+  function fishCard(fish, side, pos, focus) {
+    const item = el("li", "replay-fish");
+    if (!fish.alive) item.classList.add("replay-fish--dead");
+    if (focus && focus[0] === side && focus[1] === pos) item.classList.add("replay-fish--focus");
+    const known = fish.fish ? data.species[fish.fish] : null;
+    const picture = el("span", "replay-picture");
+    const image = el("img", "replay-image");
+    image.src = known ? known.image : data.hidden_image;
+    image.alt = "";
+    image.width = image.height = 48;
+    picture.append(image);
+    if (!fish.alive && data.dead_image) {
+      const dead = el("img", "replay-dead");
+      dead.src = data.dead_image;
+      dead.alt = "";
+      dead.width = dead.height = 48;
+      picture.append(dead);
+    }
+    const body = el("div", "replay-body");
+    const name = el("p", "replay-name");
+    name.append(el("span", "replay-pos", "#" + (pos + 1)), " ", known ? known.name : text.hidden);
+    if (fish.mimic_of && data.species[fish.mimic_of]) {
+      name.append(" ", el("span", "replay-minor", text.copying + " " + data.species[fish.mimic_of].name));
+    }
+    if (!fish.alive) name.append(" ", el("span", "replay-minor", text.defeated));
+    const hp = Math.max(fish.hp, 0);
+    const meter = el("div", "replay-hp");
+    const bar = el("div", "replay-hp-bar");
+    bar.style.width = Math.floor((hp * 100) / 400) + "%";
+    meter.append(bar);
+    let stats = text.hp + " " + hp + "/400";
+    if (fish.atk !== null) stats += " · " + text.atk + " " + fish.atk;
+    body.append(name, meter, el("p", "replay-stats", stats));
+    item.append(picture, body);
+    return item;
+  }
+
+  function drawBoard(step) {
+    const frame = frames[step.frame];
+    let view = frame.view;
+    const event = step.event >= 0 ? frame.events[step.event] : null;
+    board.replaceChildren();
+    // The engine clears the board the moment a round ends; show the last board of that round.
+    if (view.teams.every((team) => team.length === 0) && frame.events.some((e) => ROUND_OVER.has(e.type))) {
+      for (let f = step.frame - 1; f >= 0; f--) {
+        if (frames[f].view.teams.some((team) => team.length > 0)) {
+          view = frames[f].view;
+          board.append(el("p", "replay-note", text.roundOver));
+          break;
+        }
+      }
+    }
+    const focus = focusOf(event);
+    const order = data.audience === 0 || data.audience === 1 ? [1 - data.audience, data.audience] : [0, 1];
+    for (const side of order) {
+      const box = el("div", "replay-team");
+      if (view.to_move === side) box.classList.add("replay-team--to-move");
+      const title = el("h2", "replay-team-name", data.players[side] || "?");
+      title.append(" ", el("span", "replay-score", view.score[side] + " " + text.won));
+      box.append(title);
+      const team = view.teams[side];
+      if (team.length) {
+        const list = el("ol", "replay-fish-list");
+        team.forEach((fish, pos) => list.append(fishCard(fish, side, pos, focus)));
+        box.append(list);
+      } else {
+        box.append(el("p", "replay-minor", view.picked[side] ? text.picked : text.noTeam));
+      }
+      board.append(box);
+    }
+  }
+
+  function drawLog(index) {
+    log.replaceChildren();
+    let last = null;
+    for (let s = 1; s <= index; s++) {
+      const step = steps[s];
+      const line = step.event >= 0 ? frames[step.frame].lines[step.event] : "";
+      if (!line) continue;
+      last = el("li", "replay-entry replay-entry--" + frames[step.frame].events[step.event].type, line);
+      log.append(last);
+    }
+    if (last && index > 0 && steps[index].event >= 0) {
+      last.classList.add("replay-entry--current");
+      last.scrollIntoView({ block: "nearest" });
+    }
+  }
+
+  function show(index) {
+    current = Math.max(0, Math.min(index, steps.length - 1));
+    const step = steps[current];
+    drawBoard(step);
+    drawLog(current);
+    const where = [text.round + " " + step.round];
+    if (step.turn !== null) where.push(text.turn + " " + step.turn);
+    else if (step.frame > 0) where.push(text.picking);
+    where.push(text.step + " " + current + " " + text.of + " " + (steps.length - 1));
+    position.textContent = where.join(" · ");
+    roundSelect.value = String(step.round);
+    if (current === steps.length - 1) stop();
+  }
+
+  function turnStart(index) {
+    let i = index;
+    while (i > 0 && steps[i - 1].key === steps[index].key) i--;
+    return i;
+  }
+
+  function nextTurn() {
+    let i = current;
+    while (i < steps.length - 1 && steps[i].key === steps[current].key) i++;
+    return i;
+  }
+
+  function previousTurn() {
+    const start = turnStart(current);
+    return start < current ? start : turnStart(Math.max(start - 1, 0));
+  }
+
+  function stop() {
+    if (timer === null) return;
+    clearInterval(timer);
+    timer = null;
+    playButton.textContent = text.play;
+    playButton.setAttribute("aria-pressed", "false");
+  }
+
+  function play() {
+    if (timer !== null) return stop();
+    if (current === steps.length - 1) show(0);
+    timer = setInterval(() => show(current + 1), 900);
+    playButton.textContent = text.pause;
+    playButton.setAttribute("aria-pressed", "true");
+  }
+
+  const actions = {
+    first: () => show(0),
+    last: () => show(steps.length - 1),
+    prev: () => show(current - 1),
+    next: () => show(current + 1),
+    "prev-turn": () => show(previousTurn()),
+    "next-turn": () => show(nextTurn()),
+    play: play,
+  };
+
+  root.addEventListener("click", (event) => {
+    const button = event.target.closest("[data-go]");
+    if (button) actions[button.dataset.go]();
+  });
+  roundSelect.addEventListener("change", () => {
+    const round = Number(roundSelect.value);
+    const index = steps.findIndex((step) => step.frame > 0 && step.round === round);
+    if (index >= 0) show(index);
+  });
+  document.addEventListener("keydown", (event) => {
+    // Arrow keys belong to form fields while one has focus (the round and perspective menus).
+    if (event.target.closest("input, select, textarea") || event.altKey || event.ctrlKey || event.metaKey) return;
+    const keys = {
+      ArrowLeft: event.shiftKey ? "prev-turn" : "prev",
+      ArrowRight: event.shiftKey ? "next-turn" : "next",
+      Home: "first",
+      End: "last",
+    };
+    if (!(event.key in keys)) return;
+    event.preventDefault();
+    actions[keys[event.key]]();
+  });
+
+  root.hidden = false;
+  show(0);
+})();

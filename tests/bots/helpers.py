@@ -1,0 +1,130 @@
+"""Programs on the bot socket, for tests: token login, frame collection, a random player."""
+import json
+import random
+
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from aquawar_site.asgi import application
+from game import apitokens
+from game.engine import SPECIES
+from tests.game.leaks import check_events, check_structure
+
+TIMEOUT = 15
+
+
+class BotSocket:
+    """A program's socket; keeps every frame it received, for scanning afterwards."""
+
+    def __init__(self, token=None, *, in_query=False, headers=()):
+        path = "/ws/bot/"
+        headers = list(headers)
+        if token and in_query:
+            path += f"?token={token}"
+        elif token:
+            headers.append((b"authorization", f"Bearer {token}".encode()))
+        self.communicator = WebsocketCommunicator(application, path, headers=headers)
+        self.frames = []
+
+    async def connect(self):
+        connected, _ = await self.communicator.connect(timeout=TIMEOUT)
+        return connected
+
+    async def disconnect(self):
+        await self.communicator.disconnect()
+
+    async def send(self, frame):
+        await self.communicator.send_to(text_data=frame if isinstance(frame, str) else json.dumps(frame))
+
+    async def receive(self):
+        text = await self.communicator.receive_from(timeout=TIMEOUT)
+        frame = json.loads(text)
+        self.frames.append(frame)
+        return frame
+
+    async def receive_until(self, done):
+        while True:
+            frame = await self.receive()
+            if done(frame):
+                return frame
+
+    async def closed_with(self):
+        """The close code the server sent (after any frames before it)."""
+        while True:
+            message = await self.communicator.receive_output(timeout=TIMEOUT)
+            if message["type"] == "websocket.close":
+                return message.get("code")
+            self.frames.append(json.loads(message["text"]))
+
+
+async def token_for(user):
+    return (await database_sync_to_async(apitokens.create)(user, "test"))[1]
+
+
+async def program(user):
+    """A connected, welcomed program socket of ``user``."""
+    socket = BotSocket(await token_for(user))
+    assert await socket.connect()
+    welcome = await socket.receive()
+    assert welcome["type"] == "welcome" and welcome["user"] == user.username
+    return socket
+
+
+async def take_seat(socket, request):
+    """Send create/join/play; returns the ``match`` frame."""
+    await socket.send(request)
+    return await socket.receive_until(lambda f: f["type"] in ("match", "error"))
+
+
+def random_command(frame, rng):
+    """A uniformly random legal command for a state frame, or None when it is not this seat's move."""
+    if frame["pick"]:
+        team = rng.sample(frame["pick"]["species"], frame["pick"]["count"])
+        command = {"pick": team}
+        if "mimic_fish" in team:
+            command["mimic"] = rng.choice([s for s in SPECIES if s != "mimic_fish"])
+        return command
+    return rng.choice(frame["legal"]) if frame["legal"] else None
+
+
+async def play_out(socket, rng=None, *, first=None):
+    """Answer every state with a random legal command until the match is over; the final state.
+
+    Works for the bot socket and the match socket alike (same frames). ``first``: a frame already
+    received. A command is sent only once the previous one is acknowledged, so an older state
+    crossing it on the wire never makes the player move twice.
+    """
+    rng = rng or random.Random(7)
+    waiting = None
+    sent = 0
+    frame = first
+    while True:
+        if frame is None:
+            frame = await socket.receive()
+        kind = frame["type"]
+        if kind in ("ack", "error") and frame.get("id") == waiting:
+            assert kind == "ack", frame
+            waiting = None
+        elif kind in ("state", "snapshot"):
+            if frame["status"] in ("finished", "cancelled"):
+                return frame
+            command = None if waiting else random_command(frame, rng)
+            if command is not None:
+                sent += 1
+                waiting = f"t{sent}"
+                await socket.send({"type": "command", "id": waiting, "version": frame["version"], "command": command})
+        frame = None
+
+
+def assert_no_hidden_data(frames, seat):
+    """Every frame a seat received shows only what that seat may know (the structural checks of
+    the match socket's tests: enemy species, ATK, shields, effects, picks and redacted events)."""
+    live = [f for f in frames if f["type"] in ("state", "snapshot") and f["status"] == "live"]
+    for frame in live:
+        check_structure(frame, seat)
+    # Versions sent after the end are projected for everyone (the match is over): not checked.
+    last_live = max(f["version"] for f in live)
+    for frame in frames:
+        if frame["type"] == "version" and frame["version"] <= last_live:
+            check_events(frame["events"], seat)
+    assert live

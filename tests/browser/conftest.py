@@ -1,0 +1,92 @@
+"""A live daphne server and a Chromium for the browser tests.
+
+The server is a fork of the test process (daphne's testing process), started once per session on
+the test database; each test gets fresh browser contexts and a flushed database. Tests drive the
+site only through the browser, so they make no database calls of their own while Playwright's
+event loop runs in this thread (Django refuses those).
+"""
+import os
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from pathlib import Path
+
+import pytest
+from asgiref.sync import SyncToAsync
+from channels.testing.live import make_application
+from daphne.testing import DaphneProcess
+from django.conf import settings
+from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+
+from aquawar_site import asgi
+
+from .ui import CHROMIUM
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+HOST = "localhost"
+
+# The server process and this one share the test database, so it must be a file: SQLite's
+# in-memory database is private to a process. One per test process, so parallel runs don't meet.
+_database = settings.DATABASES["default"]
+if _database["ENGINE"] == "django.db.backends.sqlite3" and not _database.get("TEST", {}).get("NAME"):
+    _database.setdefault("TEST", {})["NAME"] = str(Path(tempfile.gettempdir()) / f"aquawar-test-{os.getpid()}.sqlite3")
+
+
+class ForkedDaphne(DaphneProcess):
+    """The live server is a fork of the test process, and two things go wrong in it by default.
+
+    asgiref runs every thread-sensitive call (each database call of a consumer) on one worker
+    thread, which the async tests before this one have started. A fork copies the executor but not
+    its thread, so the server would queue those calls forever: the fork gets an executor of its own.
+    The HTTP handler built its middleware when the project's ASGI module was first imported, with
+    the settings of that moment (HTTPS redirects in the production setup): it builds it again.
+    """
+
+    def run(self):
+        SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+        asgi.django_asgi_app.load_middleware(is_async=True)
+        super().run()
+
+
+@pytest.fixture(scope="session")
+def live_server_url(django_db_setup, django_db_blocker):
+    """The URL of a daphne serving the site (static files too) on the test database."""
+    if HOST not in settings.ALLOWED_HOSTS:
+        settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, HOST]
+    # No setup step: the fork already points at the test database, and Channels' own step would
+    # prefix its name with "test_" a second time on PostgreSQL.
+    server = ForkedDaphne(HOST, partial(make_application, static_wrapper=ASGIStaticFilesHandler))
+    with django_db_blocker.unblock():
+        server.start()
+        while not server.ready.wait(timeout=1):
+            if not server.is_alive():
+                raise RuntimeError("the live server did not start")
+    yield f"http://{HOST}:{server.port.value}"
+    server.terminate()
+    server.join()
+
+
+@pytest.fixture
+def browser(live_server_url, transactional_db):
+    """A Chromium for one test; stopped before the database is flushed (it needs no event loop)."""
+    from playwright.sync_api import sync_playwright
+
+    playwright = sync_playwright().start()
+    chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield chromium
+    chromium.close()
+    playwright.stop()
+
+
+@pytest.fixture
+def screenshot_dir():
+    folder = Path(os.environ.get("SCREENSHOT_DIR", "artifacts/screenshots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

@@ -1,10 +1,23 @@
 """Fixtures for every test, on both setups: embedded (SQLite, in-memory channel layer) and
 production (DATABASE_URL for PostgreSQL, REDIS_URL for channels_redis)."""
+import os
+import tempfile
 import uuid
+from pathlib import Path
 
 import pytest
 from django.conf import settings as django_settings
 from django.test import override_settings
+
+from tests.accounts import PASSWORD, client_for
+
+# Sockets reach the database from worker threads, and the browser tests' server is another process.
+# SQLite's in-memory test database is private to a process and answers concurrent writers with
+# "table is locked" at once instead of waiting, so the tests use a file database, where the busy
+# timeout applies as in production. One per test process, so runs side by side don't share it.
+_database = django_settings.DATABASES["default"]
+if _database["ENGINE"] == "django.db.backends.sqlite3" and not _database.get("TEST", {}).get("NAME"):
+    _database.setdefault("TEST", {})["NAME"] = str(Path(tempfile.gettempdir()) / f"aquawar-test-{os.getpid()}.sqlite3")
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -45,3 +58,47 @@ def isolated_channel_layer(settings):
         # Short expiries: Redis outlives the test run and nobody reads these keys again.
         layer["CONFIG"] = {**layer["CONFIG"], "prefix": f"test-{uuid.uuid4().hex}", "group_expiry": 60}
     settings.CHANNEL_LAYERS = {"default": layer}
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    # The real hasher is slow on purpose; the tests create a few users each.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def make_user(django_user_model):
+    def make(username):
+        return django_user_model.objects.create_user(username=username, password=PASSWORD)
+
+    return make
+
+
+@pytest.fixture
+def host(make_user):
+    return make_user("host")
+
+
+@pytest.fixture
+def guest(make_user):
+    return make_user("guest")
+
+
+@pytest.fixture
+def outsider(make_user):
+    return make_user("outsider")
+
+
+@pytest.fixture
+def host_client(host):
+    return client_for(host)
+
+
+@pytest.fixture
+def guest_client(guest):
+    return client_for(guest)
+
+
+@pytest.fixture
+def outsider_client(outsider):
+    return client_for(outsider)

@@ -2,9 +2,6 @@ import pytest
 
 from game import botplay
 
-# The game tests' users and their file database (sockets reach it from worker threads; so do bots).
-from tests.game.conftest import fast_password_hashing, guest, host, make_user, outsider  # noqa: F401
-
 
 @pytest.fixture(autouse=True)
 def bot_settings(settings):

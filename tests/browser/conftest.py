@@ -6,7 +6,6 @@ site only through the browser, so they make no database calls of their own while
 event loop runs in this thread (Django refuses those).
 """
 import os
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
@@ -32,11 +31,7 @@ CHROMIUM_ARGS = [
 ]
 HOST = "localhost"
 
-# The server process and this one share the test database, so it must be a file: SQLite's
-# in-memory database is private to a process. One per test process, so parallel runs don't meet.
-_database = settings.DATABASES["default"]
-if _database["ENGINE"] == "django.db.backends.sqlite3" and not _database.get("TEST", {}).get("NAME"):
-    _database.setdefault("TEST", {})["NAME"] = str(Path(tempfile.gettempdir()) / f"aquawar-test-{os.getpid()}.sqlite3")
+# The server process shares the test database with this one: tests/conftest.py makes it a file.
 
 
 class ForkedDaphne(DaphneProcess):

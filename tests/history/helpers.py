@@ -3,7 +3,6 @@ import json
 import random
 import re
 
-from django.test import Client
 
 from game import engine, services
 from game.engine.randomplay import random_command
@@ -15,10 +14,6 @@ GUEST_PICK = {"pick": ["manta_ray", "clownfish", "electric_eel", "pufferfish"]}
 PERSPECTIVES = ("0", "1", "spectator", "all", "", "nonsense")
 
 
-def client_for(user, **kwargs):
-    client = Client(**kwargs)
-    client.force_login(user)
-    return client
 
 
 def state_of(match):

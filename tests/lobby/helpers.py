@@ -1,15 +1,5 @@
-from django.test import Client
-
 from game.engine import SPECIES, apply, legal_commands, new_match
 from game.models import Match
-
-PASSWORD = "correct-horse-battery-staple"
-
-
-def client_for(user, **kwargs):
-    client = Client(**kwargs)
-    client.force_login(user)
-    return client
 
 
 def fresh(match):

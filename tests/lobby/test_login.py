@@ -2,7 +2,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from .helpers import PASSWORD
+from tests.accounts import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

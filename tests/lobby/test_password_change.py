@@ -2,7 +2,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from .helpers import PASSWORD, post_with_csrf
+from tests.accounts import PASSWORD
+
+from .helpers import post_with_csrf
 
 pytestmark = pytest.mark.django_db
 

@@ -3,7 +3,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from .helpers import PASSWORD
+from tests.accounts import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

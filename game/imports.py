@@ -4,6 +4,8 @@ The engine decides whether a record is valid by playing it; the stored match the
 played one (one ``MatchEvent`` per command, the engine's full events in it), so history, summary,
 replay and export need no special case beyond the player names.
 """
+import unicodedata
+
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -28,7 +30,21 @@ def _play(record):
             # The same code and wording as ``record.replay``, so the command line and the site agree.
             raise RecordError("illegal_command", f"command {index}: {refused}", index) from None
         played.append((seat, command, events))
+    if record.forfeit is not None:
+        seat, reason = record.forfeit
+        try:
+            state, events = engine.resign(state, seat, reason, in_place=True)
+        except engine.IllegalCommand as refused:
+            raise RecordError("illegal_forfeit", f"forfeit: {refused}") from None
+        # Stored as the services store a forfeit, so replays and exports read it back the same way.
+        played.append((seat, {"resign": True, "reason": reason}, events))
     return state, played
+
+
+def printable(name):
+    """No control characters (NUL cannot be stored in PostgreSQL's jsonb) and no lone surrogates
+    (JSON escapes can smuggle them in; no page holding one could be encoded as UTF-8)."""
+    return not any(unicodedata.category(char) in ("Cc", "Cs") for char in name)
 
 
 def check_size(size):
@@ -43,8 +59,7 @@ def import_record(data, user):
     state, played = _play(record)
     outcome = engine.view(state, "all")
     if outcome["phase"] != "over":
-        # A finished match needs a winner everywhere it is shown; a record of a resigned match
-        # stops before the end, because the format has no resignation command.
+        # A finished match needs a winner everywhere it is shown.
         raise RecordError(
             "unfinished",
             _(
@@ -54,6 +69,9 @@ def import_record(data, user):
             % {"count": len(played)},
         )
     given = record.players or DEFAULT_NAMES
+    if any(not printable(name) for name in given):
+        # Worded like parse_record's own refusals (English, for the command line and the site alike).
+        raise RecordError("bad_players", '"players" must not hold control characters or lone surrogates')
     names = [name.strip()[:NAME_LENGTH] or default for name, default in zip(given, DEFAULT_NAMES)]
     now = timezone.now()
     with transaction.atomic():

@@ -67,22 +67,22 @@ def replay_frames(match, audience):
 
 
 def record(match):
-    """The ``aquawar-record/1`` dict of a match: seed, round-1 first mover, names and commands.
-
-    A resignation is not a command of the format, so a record of a resigned match stops at the
-    last move played (see docs/history.md).
-    """
+    """The ``aquawar-record/1`` dict of a match: seed, round-1 first mover, names, commands, and
+    the forfeit that ended it, if one did (resignation, clock or an illegal move of a program)."""
     rows = MatchEvent.objects.filter(match_id=match.pk, version__lte=match.version).order_by("version")
-    commands = [
-        {"player": seat, **command}
-        for seat, command in rows.values_list("seat", "command")
-        if "resign" not in command
-    ]
+    commands, forfeit = [], None
+    for seat, command in rows.values_list("seat", "command"):
+        if "resign" in command:
+            forfeit = (seat, command.get("reason", "resign"))
+        else:
+            commands.append({"player": seat, **command})
     # Spelled out although the seed implies it: a reader of the file sees who opened the match.
     first_mover = match.first_mover
     if first_mover is None:
         first_mover = engine.new_match(match.seed).first_mover
-    return make_record(match.seed, commands, first_mover=first_mover, players=match_players(match))
+    return make_record(
+        match.seed, commands, first_mover=first_mover, players=match_players(match), forfeit=forfeit
+    )
 
 
 def hp_series(match):

@@ -15,7 +15,7 @@ from .errors import IllegalCommand
 
 FORMAT = "aquawar-record/1"
 
-_TOP_KEYS = {"format", "seed", "first_mover", "players", "commands"}
+_TOP_KEYS = {"format", "seed", "first_mover", "players", "commands", "forfeit"}
 _KINDS = ("pick", "assert", "act")
 
 
@@ -43,6 +43,9 @@ class Record:
     """``(player, command)`` pairs; ``command`` is in the engine's form (no ``player`` key)."""
     first_mover: int | None = None
     players: tuple[str, str] | None = None
+    forfeit: tuple[int, str] | None = None
+    """``(player, reason)``: after the commands, that player lost the whole match (resignation,
+    clock, illegal move in bot play); see ``rules.resign``."""
 
     def to_json(self) -> dict:
         return make_record(
@@ -50,6 +53,7 @@ class Record:
             [{"player": p, **c} for p, c in self.commands],
             first_mover=self.first_mover,
             players=self.players,
+            forfeit=self.forfeit,
         )
 
 
@@ -161,7 +165,20 @@ def parse_record(source) -> Record:
         commands=tuple(_parse_command(i, cmd) for i, cmd in enumerate(commands)),
         first_mover=first_mover,
         players=players,
+        forfeit=_parse_forfeit(source.get("forfeit")),
     )
+
+
+def _parse_forfeit(forfeit):
+    if forfeit is None:
+        return None
+    if not (isinstance(forfeit, dict) and forfeit.keys() == {"player", "reason"} and _is_side(forfeit["player"])
+            and forfeit["reason"] in rules.RESIGN_REASONS):
+        raise RecordError(
+            "bad_forfeit",
+            '"forfeit" must be {"player": 0 or 1, "reason": one of ' + ", ".join(rules.RESIGN_REASONS) + "}",
+        )
+    return forfeit["player"], forfeit["reason"]
 
 
 def replay(record) -> tuple:
@@ -180,10 +197,17 @@ def replay(record) -> tuple:
         except IllegalCommand as exc:
             raise RecordError("illegal_command", f"command {index}: {exc}", index) from exc
         events.extend(produced)
+    if record.forfeit is not None:
+        player, reason = record.forfeit
+        try:
+            state, produced = rules.resign(state, player, reason, in_place=True)
+        except IllegalCommand as exc:
+            raise RecordError("illegal_forfeit", f"forfeit: {exc}") from exc
+        events.extend(produced)
     return state, events
 
 
-def make_record(seed: int, commands, first_mover: int | None = None, players=None) -> dict:
+def make_record(seed: int, commands, first_mover: int | None = None, players=None, forfeit=None) -> dict:
     """Build a record dict from commands in record form (``{"player": p, ...}``).
 
     The result is checked with ``parse_record`` so nothing malformed is ever written out.
@@ -194,5 +218,7 @@ def make_record(seed: int, commands, first_mover: int | None = None, players=Non
     if players is not None:
         record["players"] = list(players)
     record["commands"] = [dict(cmd) for cmd in commands]
+    if forfeit is not None:
+        record["forfeit"] = {"player": forfeit[0], "reason": forfeit[1]}
     parse_record(record)
     return record

@@ -226,3 +226,27 @@ def test_random_command_is_uniform_over_legal_actions():
     assert len(counts) == len(legal)
     # Each count is Binomial(draws, 1/len): mean 200, sd about 14; 5 sd either side.
     assert all(130 <= c <= 270 for c in counts.values())
+
+
+def test_a_forfeit_ends_the_match_after_the_commands():
+    state, events = replay(with_changes(forfeit={"player": 1, "reason": "timeout"}))
+    assert (state.phase, state.winner, state.end_reason) == ("over", 0, "timeout")
+    assert events[-1] == {"type": "match_end", "winner": 0, "reason": "timeout", "score": [0, 0]}
+    record = parse_record(with_changes(forfeit={"player": 1, "reason": "timeout"}))
+    assert parse_record(record.to_json()).forfeit == (1, "timeout")
+
+
+@pytest.mark.parametrize(
+    "forfeit",
+    [{"player": 2, "reason": "resign"}, {"player": 0, "reason": "bored"}, {"player": 0}, [0, "resign"], "resign"],
+)
+def test_a_malformed_forfeit_is_refused(forfeit):
+    error = error_of(with_changes(forfeit=forfeit))
+    assert (error.code, error.command_index) == ("bad_forfeit", None)
+
+
+def test_a_forfeit_after_the_match_ended_is_illegal():
+    finished = play_random_match(3)
+    finished["forfeit"] = {"player": 0, "reason": "resign"}
+    error = error_of(finished)
+    assert (error.code, error.command_index) == ("illegal_forfeit", None)

@@ -5,7 +5,10 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
+from game import services
 from game.models import Match, MatchEvent
+
+from .helpers import live_in_round_one
 
 pytestmark = pytest.mark.django_db
 
@@ -39,6 +42,16 @@ def test_it_imports_an_exported_match_with_identical_events(finished, outsider, 
     for page in ("", "summary/", "replay/?as=0", "replay/?as=all"):
         assert outsider_client.get(f"/match/{imported.pk}/{page}").status_code == 200
     assert exported(outsider_client, imported) == exported(outsider_client, finished)
+
+
+def test_it_imports_a_match_lost_on_time_with_identical_events(host, guest, outsider_client):
+    match = live_in_round_one(host, guest)
+    services.forfeit(match.pk, guest, "timeout")
+    response = upload(outsider_client, exported(outsider_client, match))
+    imported = Match.objects.get(imported=True)
+    assert response.status_code == 302
+    assert events_of(imported) == events_of(match)
+    assert (imported.winner, imported.end_reason) == (0, "timeout")
 
 
 def test_it_names_default_players_when_the_record_has_none(finished, outsider_client):

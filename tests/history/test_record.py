@@ -29,11 +29,16 @@ def test_it_downloads_a_record_that_replays_the_match_event_for_event(finished, 
     assert events == stored and state.to_json() == finished.state
 
 
-def test_it_stops_a_resigned_match_at_the_last_move(host, guest, outsider_client):
+def test_it_ends_a_resigned_match_with_its_forfeit(host, guest, outsider_client):
     match = live_in_round_one(host, guest)
     services.resign(match, host)
-    record = parse_record(outsider_client.get(f"/match/{match.pk}/record.json").content)
+    content = outsider_client.get(f"/match/{match.pk}/record.json").content
+    record = parse_record(content)
     assert len(record.commands) == Match.objects.get(pk=match.pk).version - 1
+    assert record.forfeit == (0, "resign")
+    state, events = replay(content)
+    stored = [e for row in MatchEvent.objects.filter(match=match).order_by("version") for e in row.events]
+    assert events == stored and state.to_json() == Match.objects.get(pk=match.pk).state
 
 
 @pytest.mark.parametrize("who", ["host", "guest", "outsider", "anonymous"])

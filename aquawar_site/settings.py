@@ -120,14 +120,37 @@ if REDIS_URL:
             # A consumer blocks on Redis (BZPOPMIN, 5 s at a time) for as long as its socket is quiet.
             # redis-py 8 cuts every read after 5 s by default, which killed idle websockets with 1011;
             # the read timeout must outlast the blocking pop, yet still notice a dead connection.
-            # max_connections: redis-py 8 caps a process's pool at 100 and then *fails* a send instead
-            # of waiting; under bench/load.py's 200-room burst group sends failed that way, and for a
-            # match a failed send is a doorbell that never rings.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30, "max_connections": 1000}]},
+            # Doorbells must not be dropped under load (bench/load.py, docs/performance.md "Load"):
+            # max_connections: redis-py 8 caps a process's pool at 100 and then *fails* a send
+            # instead of waiting. capacity: channels_redis counts it per *process* (all of a
+            # process's sockets share one Redis key), and group_send silently skips a full one; the
+            # default 100 dropped messages with 300 sockets per process.
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 30, "max_connections": 1000}],
+                "capacity": 5000,
+            },
         }
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# The cache holds login throttling counts and the lobby's sweep marker. Per process in the embedded
+# setup; with REDIS_URL it is shared, so the limits hold across every process (docs/deploy.md).
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Limits (docs/protocol.md, "Limits, presence and rematch").
+# A live match neither player has picked in, with no player socket on it for this long, is cancelled.
+ABANDONED_MATCH_MINUTES = int(os.environ.get("ABANDONED_MATCH_MINUTES", "10"))
+# Frames a match socket may send per window (seconds); more are refused with "rate_limited".
+# "frames/seconds" in the environment, e.g. for a load test that plays at machine speed.
+MATCH_SOCKET_RATE = tuple(int(n) for n in os.environ.get("MATCH_SOCKET_RATE", "20/5").split("/"))
+# Match sockets one account may have open at once, over every process.
+MAX_SOCKETS_PER_USER = int(os.environ.get("MAX_SOCKETS_PER_USER", "20"))
+# Failed logins per username and address per window (seconds) before the form asks to wait.
+LOGIN_FAILURE_LIMIT = (5, 15 * 60)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -16,12 +16,9 @@ from collections import Counter, defaultdict
 
 from websockets.asyncio.client import connect
 
-from _loadscan import MIMIC, SPECIES, Scanner, Truth
+from _loadpolicy import choose
+from _loadscan import Scanner, Truth
 
-# Uniform play asserts on nearly every turn (48 of 49 assertion choices are guesses) and so ends
-# rounds by assertion HP loss after a few turns; guessing a quarter of the time gives matches of
-# realistic length, with the combat (the expensive part of the engine) in them.
-GUESS_RATE = 0.25
 CONNECT_TIMEOUT = 30
 # Handshakes at once. daphne drops a socket whose application has not accepted it within 5 s
 # (--websocket_connect_timeout); each connect costs the server several database round trips, so a
@@ -36,6 +33,10 @@ class Run:
         self.kind, self.urls, self.matches, self.spectators = kind, urls, matches, spectators
         self.think, self.duration, self.pad, self.seed, self.drain = think, duration, pad, seed, drain
         self.pool = pool or []
+        # Called at the window's start and end: CPU counters are read over the window alone.
+        self.probe = lambda: {}
+        self.probes = ({}, {})
+        self.on_window = lambda: None  # e.g. start the profilers: connecting is not the steady state
         self.start = asyncio.Event()
         self.stop = asyncio.Event()
         self.t0 = self.t1 = None
@@ -354,31 +355,6 @@ class Viewer:
             self.acting = False
 
 
-def choose(frame, rng):
-    """A random legal command from a state frame, or None when it is not this player's move."""
-    seen = frame.get("view")
-    if not seen:
-        return None
-    if seen["phase"] == "pick":
-        options = frame.get("pick")
-        if not options:
-            return None
-        fish = rng.sample(options["species"], options["count"])
-        command = {"pick": fish}
-        if MIMIC in fish:
-            command["mimic"] = rng.choice([s for s in SPECIES if s != MIMIC])
-        return command
-    legal = frame.get("legal") or []
-    if not legal:
-        return None
-    if seen["phase"] == "assert":
-        guesses = [c for c in legal if c.get("assert") is not None]
-        if guesses and rng.random() < GUESS_RATE:
-            return rng.choice(guesses)
-        return {"assert": None}
-    return rng.choice(legal)
-
-
 async def run_tables(run):
     """Open N tables, play them for ``run.duration`` seconds, settle, close. Returns wall seconds."""
     ready = 0
@@ -423,10 +399,13 @@ async def run_tables(run):
     # One second of warm-up: the first moves of every table start together, which is no steady state.
     await asyncio.sleep(1.0)
     cpu0 = time.process_time()
+    run.on_window()
+    start_probe = run.probe()
     run.t0 = time.perf_counter()
     await asyncio.sleep(run.duration)
     run.t1 = time.perf_counter()
     run.client_cpu = time.process_time() - cpu0
+    run.probes = (start_probe, run.probe())
     run.stop.set()
     await asyncio.wait_for(asyncio.gather(*slots, return_exceptions=True), run.drain + 60)
     run.count["scanned"] = sum(s.scanner.scanned for t in tables for s in t.sockets)

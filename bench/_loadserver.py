@@ -2,7 +2,7 @@
 
 Everything made here is the benchmark's own and is removed again: a PostgreSQL database named
 ``aquawar_bench_<pid>`` (dropped), a temporary folder holding the SQLite file (deleted), the
-channel layer's ``asgi*`` keys in one Redis database that must be empty at the start (deleted),
+keys in one Redis database that must be empty at the start (channel layer and cache; deleted),
 and the daphne processes it started (terminated by their process ids).
 """
 import os
@@ -93,7 +93,9 @@ class Environment:
             import redis
 
             client = redis.Redis.from_url(self.redis_url)
-            keys = list(client.scan_iter("asgi*", count=1000))
+            # The database was empty at the start (checked in create), so every key in it is ours:
+            # the channel layer's ``asgi*`` keys and the servers' cache entries.
+            keys = list(client.scan_iter(count=1000))
             for start in range(0, len(keys), 500):
                 client.delete(*keys[start : start + 500])
         if self.db_name:
@@ -167,6 +169,29 @@ def cpu_seconds(pid):
     with open(f"/proc/{pid}/stat") as stat:
         parts = stat.read().rsplit(")", 1)[1].split()
     return (int(parts[11]) + int(parts[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def service_cpu_seconds(names=("postgres", "redis-server")):
+    """CPU seconds used so far by every live process with one of these names, by name.
+
+    Read-only, from /proc: tells whether PostgreSQL or Redis is the bound. Backends that exit in
+    between are missed (persistent connections keep them alive), and other users of the same
+    servers are counted too."""
+    total = dict.fromkeys(names, 0.0)
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                head, _, rest = stat.read().rpartition(")")
+        except OSError:
+            continue
+        name = head.partition("(")[2]
+        if name in total:
+            parts = rest.split()
+            total[name] += (int(parts[11]) + int(parts[12])) / tick
+    return total
 
 
 def make_pool(count, tag):

@@ -37,7 +37,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _loadclient import CONNECTING, Run, run_tables  # noqa: E402
-from _loadserver import ROOT, Environment, Server, cpu_seconds, make_pool, memory, require_loopback  # noqa: E402
+from _loadserver import (  # noqa: E402
+    ROOT,
+    Environment,
+    Server,
+    cpu_seconds,
+    make_pool,
+    memory,
+    require_loopback,
+    service_cpu_seconds,
+)
 
 TARGETS = {"p99_opponent_ms": 100, "throughput_ratio": 0.30, "kib_per_idle_spectator": 64}
 
@@ -72,7 +81,7 @@ async def quiet(servers, timeout=90):
             return
 
 
-async def measure(kind, mode, level, args, servers, urls):
+async def measure(kind, mode, level, args, servers, urls, on_window=None):
     think = args.think if mode == "paced" else 0.0
     pool = []
     if kind == "game":
@@ -82,11 +91,15 @@ async def measure(kind, mode, level, args, servers, urls):
         pool = await asyncio.to_thread(make_pool, level + spare, f"{mode[0]}{level}")
     await quiet(servers)
     run = Run(kind, urls, level, args.spectators, think, args.duration, pool, args.pad, args.seed, args.drain)
-    cpu_before = [cpu_seconds(s.pid) for s in servers]
-    busy_before = machine_busy()
+    run.on_window = on_window or (lambda: None)
+    run.probe = lambda: {"servers": [cpu_seconds(s.pid) for s in servers], "busy": machine_busy(),
+                         "services": service_cpu_seconds()}
     wall = await asyncio.wait_for(run_tables(run), args.duration + args.drain + 300)
-    busy_after = machine_busy()
-    cpu = [round((cpu_seconds(s.pid) - c) / wall, 2) for s, c in zip(servers, cpu_before)] if servers else []
+    before, after = run.probes
+    cpu = [round((a - b) / wall, 2) for a, b in zip(after["servers"], before["servers"])]
+    # A backend that exits during the window takes its CPU time with it: never report below 0.
+    services = {k: round(max(0.0, after["services"][k] - before["services"][k]) / wall, 2) for k in after["services"]}
+    busy = round((after["busy"][0] - before["busy"][0]) / max(1, after["busy"][1] - before["busy"][1]), 2)
     summary = {
         "run": f"{kind}_{mode}",
         "matches": level,
@@ -107,8 +120,12 @@ async def measure(kind, mode, level, args, servers, urls):
         "errors": {k: v for k, v in run.errors.items() if v},
         "pool_exhausted": run.count["pool_exhausted"],
         "server_cpu_cores": cpu,
+        # Server CPU per applied command: far steadier than commands/s on a shared machine, where
+        # the servers get whatever share of the cores other work leaves them.
+        "server_cpu_ms_per_command": round(1000 * sum(cpu) / (run.applied / wall), 1) if run.applied else None,
         "client_cpu_cores": round(run.client_cpu / wall, 2),
-        "machine_busy": round((busy_after[0] - busy_before[0]) / max(1, busy_after[1] - busy_before[1]), 2),
+        "service_cpu_cores": services,
+        "machine_busy": busy,
         "server_rss_mib": [round(memory(s.pid)[0] / 1024, 1) for s in servers],
     }
     print_row(summary)
@@ -171,7 +188,7 @@ async def idle_memory(servers, urls, count):
 
 HEADER = (
     f"{'run':<15}{'matches':>8}{'sockets':>8}{'cmd/s':>8}  {'ack p50/p95/p99 ms':>21}  {'opponent p50/p95/p99':>21}"
-    f"  {'spectator p50/p95/p99':>22}{'gaps':>6}{'dups':>6}{'behind':>7}{'leaks':>6}{'errors':>7}  cpu(servers|client|machine)"
+    f"  {'spectator p50/p95/p99':>22}{'gaps':>6}{'dups':>6}{'behind':>7}{'leaks':>6}{'errors':>7}  cpu cores: servers|client|pg|redis|machine busy"
 )
 
 
@@ -184,7 +201,7 @@ def print_row(s):
         f"{s['run']:<15}{s['matches']:>8}{s['sockets']:>8}{s['commands_per_s']:>8.1f}  {trio(s['ack_ms']):>21}  "
         f"{trio(s['opponent_ms']):>21}  {trio(s['spectator_ms']):>22}{s['gaps']:>6}{s['duplicates']:>6}"
         f"{s['behind_at_end']:>7}{s['leaks']:>6}{sum(s['errors'].values()):>7}  {cpu}|{s['client_cpu_cores']:.2f}|"
-        f"{s['machine_busy']:.2f}",
+        f"{s['service_cpu_cores']['postgres']:.2f}|{s['service_cpu_cores']['redis-server']:.2f}|{s['machine_busy']:.2f}",
         flush=True,
     )
 
@@ -217,7 +234,7 @@ def start_profiles(args, servers, label):
     out.mkdir(parents=True, exist_ok=True)
     spy = Path(sys.executable).with_name("py-spy")
     return [
-        subprocess.Popen([str(spy), "record", "--nonblocking", "-r", "50", "-f", "raw", "-d", str(int(args.duration) + 1),
+        subprocess.Popen([str(spy), "record", "--nonblocking", "-r", "50", "-f", "raw", "-d", str(int(args.duration)),
                           "-p", str(s.pid), "-o", str(out / f"{label}-daphne{i}.txt")],
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         for i, s in enumerate(servers)
@@ -234,8 +251,10 @@ async def bench(args, servers, urls):
         for kind, mode in (("game", "paced"), ("game", "saturated"), ("echo", "paced"), ("echo", "saturated")):
             if kind == "echo" and args.no_echo:
                 continue
-            spies = start_profiles(args, servers, f"{kind}-{mode}-{level}") if level == levels[-1] else []
-            runs[f"{kind}_{mode}"] = await measure(kind, mode, level, args, servers, urls)
+            spies = []
+            label = f"{kind}-{mode}-{level}"
+            profile = (lambda: spies.extend(start_profiles(args, servers, label))) if level == levels[-1] else None
+            runs[f"{kind}_{mode}"] = await measure(kind, mode, level, args, servers, urls, profile)
             for spy in spies:
                 spy.wait(60)
         curve[level] = runs
@@ -258,7 +277,9 @@ def parse_args(argv=None):
     parser.add_argument("--pool-spare", type=int, default=200, help="extra matches for saturated runs to move on to")
     parser.add_argument("--pad", type=int, default=2500, help="bytes of padding in the echo's state frame")
     parser.add_argument("--idle-spectators", type=int, default=1000, help="idle sockets for the memory figure (0: skip)")
-    parser.add_argument("--conn-max-age", type=int, help="CONN_MAX_AGE for the servers (settings default: 0)")
+    parser.add_argument("--conn-max-age", type=int,
+                        help="CONN_MAX_AGE for the servers (default: 60 in production, as docs/deploy.md says; "
+                        "else the settings' 0)")
     parser.add_argument("--processes", type=int, help="daphne processes (default 1 embedded, 2 production)")
     parser.add_argument("--url", help="comma-separated ws://127.0.0.1:port of running servers instead of starting them "
                         "(their DATABASE_URL, REDIS_URL and SECRET_KEY must be in this environment)")
@@ -272,6 +293,8 @@ def parse_args(argv=None):
     args = parser.parse_args(argv)
     if args.matches is None:
         args.matches = 50 if args.setup == "embedded" else 200
+    if args.conn_max_age is None and args.setup == "production":
+        args.conn_max_age = 60
     require_loopback(args.pg)
     return args
 

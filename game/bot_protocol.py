@@ -5,6 +5,7 @@ match socket; ``create``, ``join`` and ``play`` are checked here. Pure: text in,
 ``ProtocolError`` out.
 """
 import json
+import re
 from urllib.parse import parse_qs
 
 from .bots import LEVELS
@@ -12,6 +13,9 @@ from .protocol import ProtocolError, parse as parse_match_frame
 
 SEAT_TYPES = ("create", "join", "play")
 MAX_INVITE = 64
+# Invite tokens are secrets.token_urlsafe() strings; anything else (a NUL, say, which PostgreSQL
+# refuses in a query) is no token and never reaches the database.
+INVITE_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,%d}" % MAX_INVITE)
 # Ids are 64-bit in every database; a larger number must not even reach a query.
 MAX_MATCH_ID = 2**63 - 1
 
@@ -50,13 +54,13 @@ def _seat_request(frame):
         return {"type": "create", "private": private}
     if kind == "play":
         level = frame.get("level")
-        if level not in LEVELS:
+        if not isinstance(level, str) or level not in LEVELS:
             raise ProtocolError("bad_field", f"\"level\" must be one of: {', '.join(LEVELS)}.")
         return {"type": "play", "level": level}
     match_id, invite = frame.get("match"), frame.get("invite")
     is_id = isinstance(match_id, int) and not isinstance(match_id, bool) and 0 < match_id <= MAX_MATCH_ID
     if is_id and invite is None:
         return {"type": "join", "match": match_id, "invite": None}
-    if isinstance(invite, str) and 0 < len(invite) <= MAX_INVITE and match_id is None:
+    if isinstance(invite, str) and INVITE_TOKEN.fullmatch(invite) and match_id is None:
         return {"type": "join", "match": None, "invite": invite}
     raise ProtocolError("bad_field", "Join with either \"match\" (a match id) or \"invite\" (an invite token).")

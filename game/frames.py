@@ -3,7 +3,7 @@
 Every function takes the viewer's seat (0, 1 or None) and decides the audience itself, so a caller
 cannot ask for more than the viewer may know. Raw state and full events stay in here.
 """
-from . import engine
+from . import engine, rematch
 from .models import Match, MatchEvent
 
 # A client further behind than this gets a fresh snapshot instead of the versions it missed.
@@ -55,6 +55,7 @@ def payload(match, seat):
         "view": seen,
         "legal": legal,
         "pick": pick,
+        "rematch": rematch.info(match),
     }
 
 

@@ -56,6 +56,13 @@ class Match(models.Model):
     player_names = models.JSONField(default=list, blank=True)
     # The record's round-1 first mover override; None (every live match) means drawn from the seed.
     first_mover = models.PositiveSmallIntegerField(null=True, blank=True)
+    # A finished match's rematch: offered by one seat, then accepted (``rematch_of`` on the new
+    # match points back here, one rematch per match) or declined. See game/rematch.py.
+    rematch_status = models.CharField(max_length=16, blank=True)
+    rematch_offer = models.PositiveSmallIntegerField(null=True, blank=True)
+    rematch_of = models.OneToOneField(
+        "self", on_delete=models.SET_NULL, related_name="rematch", null=True, blank=True
+    )
 
     class Meta:
         indexes = [models.Index(fields=["status", "private"])]
@@ -102,11 +109,23 @@ class MatchEvent(models.Model):
 
 
 class Presence(models.Model):
-    """A connected spectator socket. Rows live in the database so every server process counts them."""
+    """A connected match socket. Rows live in the database so every server process counts them.
+
+    ``seat`` is null for a spectator; ``user`` is whoever is logged in (for the per-user socket
+    cap); ``seen`` is refreshed by the socket's heartbeat, so a killed process's rows go stale.
+    A row with ``connected`` off is no socket: it remembers when a seat's player last left
+    (for the abandoned-match sweep).
+    """
 
     channel_name = models.CharField(max_length=200, primary_key=True)
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="presences")
     created = models.DateTimeField(auto_now_add=True)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", null=True, blank=True
+    )
+    seen = models.DateTimeField(null=True, blank=True, db_index=True)
+    connected = models.BooleanField(default=True)
 
 
 # Bot seats and API tokens live in their own module; importing them here registers them with the app.

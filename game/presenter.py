@@ -241,9 +241,34 @@ def status(payload):
     return info
 
 
-def context(payload, spectators, marks=None):
-    """``marks``: the newest version's marks from the viewer's ``LogBook``, flashed on the board."""
+def opponent(seat, players, status):
+    """Whether a player's opponent has a socket open, for the status line (None: nothing to say)."""
+    if seat is None or players is None or status not in ("live", "finished"):
+        return None
+    return {"connected": players[1 - seat]}
+
+
+def rematch(payload):
+    """The rematch box of a finished match, for its players: what happened and what they may do."""
+    offer = payload["rematch"]
+    seat = payload["seat"]
+    if payload["status"] != "finished" or seat is None:
+        return None
+    state = offer["status"] if offer else None
     return {
+        "state": state,
+        "mine": bool(offer) and offer["offered_by"] == seat,
+        "match": offer["match"] if offer else None,
+        "client_id": uuid.uuid4().hex,
+    }
+
+
+def context(payload, spectators, marks=None, players=None):
+    """``marks``: the newest version's marks from the viewer's ``LogBook``, flashed on the board.
+    ``players``: which seats have a socket open (``presence.players``)."""
+    return {
+        "opponent": opponent(payload["seat"], players, payload["status"]),
+        "rematch": rematch(payload),
         "payload": payload,
         "status": status(payload),
         "sides": board(payload, marks or {}),

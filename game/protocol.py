@@ -12,6 +12,7 @@ MAX_CLIENT_ID = 64
 # surrogates, which JSON escapes can smuggle in) away from it.
 CLIENT_ID = re.compile(r"[A-Za-z0-9._:-]{1,%d}" % MAX_CLIENT_ID)
 TYPES = ("hello", "command", "resign", "form")
+REMATCH_ANSWERS = ("offer", "accept", "decline")
 FORMS = ("pick", "assert", "skip", "act")
 
 
@@ -23,22 +24,28 @@ class ProtocolError(Exception):
         self.client_id = client_id
 
 
-def parse(text, match_id):
-    """A checked frame: ``{"type", "id", ...}`` with fields of the right types, or ProtocolError."""
+def parse(text, match_id, *, rematch=False):
+    """A checked frame: ``{"type", "id", ...}`` with fields of the right types, or ProtocolError.
+
+    ``rematch``: the socket also takes ``rematch`` frames (people's match sockets do; the bot socket
+    does not).
+    """
     if text is None:
         raise ProtocolError("binary_frame", "Send text frames with JSON in them.")
-    if len(text) > MAX_FRAME_BYTES or len(text.encode("utf-8")) > MAX_FRAME_BYTES:
+    if len(text) > MAX_FRAME_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_FRAME_BYTES:
         raise ProtocolError("too_large", f"Frames are limited to {MAX_FRAME_BYTES} bytes.")
     try:
         frame = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
+        # RecursionError: 8 KB of "[[[[…" nests deeper than the decoder's recursion limit.
         raise ProtocolError("bad_json", "That frame is not valid JSON.") from None
     if not isinstance(frame, dict):
         raise ProtocolError("bad_frame", "A frame is a JSON object with a \"type\".")
     client_id = frame["id"] if isinstance(frame.get("id"), str) and CLIENT_ID.fullmatch(frame["id"]) else None
     kind = frame.get("type")
-    if kind not in TYPES:
-        raise ProtocolError("unknown_type", f"Unknown frame type; expected one of: {', '.join(TYPES)}.", client_id)
+    types = TYPES + ("rematch",) if rematch else TYPES
+    if kind not in types:
+        raise ProtocolError("unknown_type", f"Unknown frame type; expected one of: {', '.join(types)}.", client_id)
     if "match" in frame and frame["match"] != match_id:
         raise ProtocolError("wrong_match", f"This socket is for match {match_id}.", client_id)
     if kind == "hello":
@@ -46,6 +53,11 @@ def parse(text, match_id):
     client_id = _client_id(frame)
     if kind == "resign":
         return {"type": "resign", "id": client_id}
+    if kind == "rematch":
+        answer = frame.get("answer", "offer")
+        if answer not in REMATCH_ANSWERS:
+            raise ProtocolError("bad_field", f"\"answer\" must be one of: {', '.join(REMATCH_ANSWERS)}.", client_id)
+        return {"type": "rematch", "id": client_id, "answer": answer}
     try:
         if kind == "command":
             if not isinstance(frame.get("command"), dict):
@@ -117,7 +129,7 @@ def form_command(frame):
     if form == "act":
         try:
             act = json.loads(_text(frame, "move"))
-        except ValueError:
+        except (ValueError, RecursionError):
             act = None
         if not isinstance(act, dict):
             raise ProtocolError("bad_field", "Choose a move.")

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import botclock, engine
+from . import botclock, engine, presence
 from .models import Match, MatchEvent
 
 logger = logging.getLogger(__name__)
@@ -86,7 +86,7 @@ def join_match(match, user):
             raise ServiceError("own_match", _("You can't join your own match."))
         if current.status != Match.Status.OPEN:
             raise ServiceError("not_open", _("This match is no longer open."))
-        fresh = engine.new_match(current.seed)
+        fresh = engine.new_match(current.seed, first_mover=current.first_mover)
         touched = Match.objects.filter(pk=current.pk, status=Match.Status.OPEN, guest=None).update(
             guest=user, status=Match.Status.LIVE, state=fresh.to_json(), updated=timezone.now()
         )
@@ -117,6 +117,31 @@ def cancel_match(match, user):
         _changed(current.pk, current.version, None)
     current.refresh_from_db()
     return current
+
+
+def cancel_abandoned(match_id, quiet_since):
+    """Cancel a match nobody has picked in and no player socket has been on since ``quiet_since``.
+
+    Checked again under the lock, so a pick or a player arriving meanwhile keeps the match alive.
+    Returns True if it was cancelled.
+    """
+    with transaction.atomic():
+        current = _locked(match_id)
+        if current.status != Match.Status.LIVE or current.updated >= quiet_since:
+            return False
+        seen = engine.view(engine.MatchState.from_json(current.state), "all")
+        if seen["round"] != 1 or seen["phase"] != "pick" or any(seen["picked"]):
+            return False
+        if presence.player_seen_since(match_id, quiet_since):
+            return False
+        now = timezone.now()
+        touched = Match.objects.filter(pk=current.pk, version=current.version, status=current.status).update(
+            status=Match.Status.CANCELLED, end_reason="abandoned", updated=now, finished=now
+        )
+        if touched != 1:
+            return False
+        _changed(current.pk, current.version, None)
+    return True
 
 
 def is_pick(command):

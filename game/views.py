@@ -9,7 +9,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from . import frames, presence, presenter, services
+from . import frames, presence, presenter, rematch, services
 from .access import may_watch
 from .models import Match
 from .protocol import CLIENT_ID
@@ -32,7 +32,9 @@ def match_page(request, match_id):
     if invite and seat is None:
         query["invite"] = invite
     book, log = presenter.full_log(match, seat)
-    context = presenter.context(frames.payload(match, seat), presence.spectators(match.pk), book.marks)
+    context = presenter.context(
+        frames.payload(match, seat), presence.spectators(match.pk), book.marks, presence.players(match.pk)
+    )
     context.update(
         {
             "match": match,
@@ -62,3 +64,19 @@ def resign(request, match_id):
     else:
         messages.info(request, _("You resigned the match."))
     return redirect("game:match", match_id=match.pk)
+
+
+@require_POST
+@login_required
+def rematch_answer(request, match_id):
+    """Offer, accept or decline a rematch (``answer``); accepting leads both players to the new match."""
+    match = get_object_or_404(Match, pk=match_id)
+    if match.seat_of(request.user) is None:
+        raise Http404
+    try:
+        match = rematch.answer(match.pk, request.user, request.POST.get("answer", "offer"))
+    except services.ServiceError as error:
+        messages.error(request, error.message)
+        return redirect("game:match", match_id=match.pk)
+    new = rematch.info(match)["match"]
+    return redirect("game:match", match_id=new or match.pk)

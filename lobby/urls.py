@@ -2,6 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, register_converter
 
 from . import bots, views
+from .throttle import ThrottledAuthenticationForm
 
 
 class UsernameConverter:
@@ -35,7 +36,11 @@ urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/tokens/new", bots.token_new, name="token_new"),
     path("accounts/tokens/<int:token_id>/revoke", bots.token_revoke, name="token_revoke"),
-    path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(redirect_authenticated_user=True, authentication_form=ThrottledAuthenticationForm),
+        name="login",
+    ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from game.models import Match
 from game.services import ServiceError, cancel_match, create_match, join_match
+from game.sweep import sweep_now_and_then
 
 from .forms import NewMatchForm
 
@@ -73,6 +74,8 @@ def match_lists(user):
 
 @require_safe
 def lobby(request):
+    # Abandoned matches must not linger in anyone's list; cheap: at most one sweep a minute.
+    sweep_now_and_then()
     context = {"form": NewMatchForm(), **match_lists(request.user)}
     return render(request, "lobby/lobby.html", context)
 

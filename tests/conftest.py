@@ -61,6 +61,21 @@ def isolated_channel_layer(settings):
 
 
 @pytest.fixture(autouse=True)
+def empty_cache(settings):
+    """A fresh in-memory cache per test: login throttling counts and the lobby's sweep marker live in
+    the cache, and none may leak between tests. Not clear(): on Redis that would flush the database
+    the channel layer shares. Assigning the setting makes Django drop its cached connections."""
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": uuid.uuid4().hex}}
+
+
+@pytest.fixture(autouse=True)
+def machine_speed_sockets(settings):
+    # The suites play whole matches over the match socket at machine speed, far past the per-socket
+    # frame rate a person gets; tests/game/test_limits.py puts the real limit back to test it.
+    settings.MATCH_SOCKET_RATE = (100_000, 1)
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     # The real hasher is slow on purpose; the tests create a few users each.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

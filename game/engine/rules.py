@@ -106,7 +106,9 @@ def _check(state, player, command):
 
 def _check_species(value, what):
     if not isinstance(value, str) or value not in SPECIES_SET:
-        raise IllegalCommand("unknown_species", f"{what}: {value!r} is not a species.")
+        # Only a string is quoted back: repr() of a deeply nested list recurses as deep as it goes.
+        shown = repr(value[:40]) if isinstance(value, str) else f"a {type(value).__name__}"
+        raise IllegalCommand("unknown_species", f"{what}: {shown} is not a species.")
     return value
 
 

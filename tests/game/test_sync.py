@@ -169,14 +169,14 @@ async def test_it_pushes_the_number_of_spectators(host, guest, outsider):
     player = await open_socket(match.pk, host)
     try:
         first = await open_socket(match.pk)
-        assert (await player.receive()) == {"type": "presence", "spectators": 1}
+        assert (await player.receive()) == {"type": "presence", "spectators": 1, "players": [True, False]}
         second = await open_socket(match.pk, outsider)
-        assert (await player.receive()) == {"type": "presence", "spectators": 2}
+        assert (await player.receive()) == {"type": "presence", "spectators": 2, "players": [True, False]}
         await first.disconnect()
-        assert (await player.receive()) == {"type": "presence", "spectators": 1}
+        assert (await player.receive()) == {"type": "presence", "spectators": 1, "players": [True, False]}
         assert (await second.hello())[-1]["spectators"] == 1
         await second.disconnect()
-        assert (await player.receive()) == {"type": "presence", "spectators": 0}
+        assert (await player.receive()) == {"type": "presence", "spectators": 0, "players": [True, False]}
     finally:
         await player.disconnect()
 

@@ -1,0 +1,12 @@
+from django.core.management.base import BaseCommand
+
+from game.sweep import sweep
+
+
+class Command(BaseCommand):
+    help = "Cancel live matches whose players both left before anyone picked (ABANDONED_MATCH_MINUTES)."
+
+    def handle(self, *args, **options):
+        cancelled = sweep()
+        self.stdout.write(f"Cancelled {len(cancelled)} abandoned match(es){': ' if cancelled else ''}"
+                          f"{', '.join(map(str, cancelled))}")

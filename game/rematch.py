@@ -1,0 +1,78 @@
+"""Rematches: after a finished match either player offers one; the other accepts or declines.
+
+Accepting starts a new live match between the same two accounts, in the same seats, with the
+round-1 first mover swapped. Each match has at most one rematch (``Match.rematch_of`` is one to
+one), and the offer, the answer and the new match are one transaction under the old match's lock,
+so two players accepting at once (or from two tabs) start it once.
+"""
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from . import engine
+from .models import Match, new_seed
+from .services import ServiceError, _changed, _locked, _ring_on_commit
+
+OFFERED, ACCEPTED, DECLINED = "offered", "accepted", "declined"
+ANSWERS = ("offer", "accept", "decline")
+
+
+def info(match):
+    """What the payload says of the rematch: None, or status, who offered, and the new match's id."""
+    if not match.rematch_status:
+        return None
+    new = Match.objects.filter(rematch_of=match.pk).values_list("pk", flat=True).first()
+    return {"status": match.rematch_status, "offered_by": match.rematch_offer, "match": new}
+
+
+def answer(match_id, user, action):
+    """``action``: "offer" (accepts if the opponent already offered), "accept" or "decline".
+
+    Returns the old match, refreshed; its rematch's id is ``info(match)["match"]`` once accepted.
+    """
+    if action not in ANSWERS:
+        raise ServiceError("bad_field", _("Offer, accept or decline a rematch."))
+    with transaction.atomic():
+        current = _locked(match_id)
+        seat = current.seat_of(user)
+        if seat is None:
+            raise ServiceError("not_a_player", _("Only the two players can act in this match."))
+        if current.status != Match.Status.FINISHED or current.imported:
+            raise ServiceError("not_finished", _("A rematch can only follow a finished match."))
+        status, offer = current.rematch_status, current.rematch_offer
+        if status in (ACCEPTED, DECLINED):
+            raise ServiceError("rematch_closed", _("This match's rematch has already been answered."))
+        if status == OFFERED and offer == seat:
+            if action == "offer":
+                return current
+            raise ServiceError("own_offer", _("Wait for your opponent to answer your offer."))
+        if status != OFFERED and action != "offer":
+            raise ServiceError("no_offer", _("Nobody has offered a rematch."))
+        if action == "decline":
+            fields = {"rematch_status": DECLINED}
+        elif status == OFFERED:
+            fields = {"rematch_status": ACCEPTED}
+            _start(current)
+        else:
+            fields = {"rematch_status": OFFERED, "rematch_offer": seat}
+        Match.objects.filter(pk=current.pk).update(**fields)
+        # The doorbell carries no news of its own: each socket re-reads the match and sees the offer.
+        _ring_on_commit(current.pk, current.version)
+    current.refresh_from_db()
+    return current
+
+
+def _start(old):
+    first = 1 - engine.MatchState.from_json(old.state).first_mover
+    fresh = engine.new_match(new_seed(), first_mover=first)
+    new = Match.objects.create(
+        host_id=old.host_id,
+        guest_id=old.guest_id,
+        private=old.private,
+        status=Match.Status.LIVE,
+        seed=fresh.seed,
+        state=fresh.to_json(),
+        first_mover=first,
+        rematch_of=old,
+    )
+    _changed(new.pk, 0, engine.view(fresh, "all"))
+    return new

@@ -1,0 +1,30 @@
+"""Cancelling live matches both players walked away from before picking (``manage.py sweep_matches``,
+and cheaply on lobby page loads). The decision for each match is made by services.cancel_abandoned."""
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.cache import cache
+from django.utils import timezone
+
+from . import services
+from .models import Match
+
+# Lobby page loads sweep at most this often (per cache), so a busy lobby costs one query a minute.
+LOBBY_SWEEP_EVERY = 60
+
+
+def quiet_since():
+    return timezone.now() - timedelta(minutes=settings.ABANDONED_MATCH_MINUTES)
+
+
+def sweep():
+    """Cancel every abandoned match; returns their ids."""
+    since = quiet_since()
+    candidates = Match.objects.filter(status=Match.Status.LIVE, version=0, updated__lt=since)
+    return [pk for pk in candidates.values_list("pk", flat=True) if services.cancel_abandoned(pk, since)]
+
+
+def sweep_now_and_then():
+    """The lobby's cheap check: sweep unless another page load did so within the last minute."""
+    if cache.add("game:lobby-sweep", True, LOBBY_SWEEP_EVERY):
+        sweep()

@@ -4,6 +4,7 @@ Every function takes the viewer's seat (0, 1 or None) and decides the audience i
 cannot ask for more than the viewer may know. Raw state and full events stay in here.
 """
 from . import engine, rematch
+from .engine.deduction import candidates
 from .models import Match, MatchEvent
 
 # A client further behind than this gets a fresh snapshot instead of the versions it missed.
@@ -68,6 +69,23 @@ def versions(match, seat, after):
         .values_list("version", "events")
     )
     return [(version, engine.project(events, audience)) for version, events in rows]
+
+
+def deduction_aid(match, seat):
+    """For the enemy's fish of this round, the species each may still be, worked out from nothing
+    but ``seat``'s own projection (``engine.deduction``): ``[(position, [species])]`` for the
+    hidden living ones. Empty outside a live round or for anyone but a player.
+
+    It reads the match's whole event log, so it is built only when a player asks for it."""
+    if seat is None or match.status != Match.Status.LIVE or match.state is None:
+        return []
+    seen = engine.view(engine.MatchState.from_json(match.state), seat)
+    if seen["phase"] not in ("assert", "act"):
+        return []
+    projected = [event for _version, events in versions(match, seat, 0) for event in events]
+    enemies = seen["teams"][1 - seat]
+    options = candidates(seen, projected, seat)
+    return [(pos, species) for pos, species in enumerate(options) if species is not None and enemies[pos]["alive"]]
 
 
 def can_replay(match, known):

@@ -7,6 +7,7 @@ import json
 import uuid
 
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -101,6 +102,13 @@ def board(payload, marks):
                 "score": seen["score"][side] if seen else 0,
                 "picked": bool(seen) and seen["picked"][side],
                 "fish": [fish_card(f, i, side, seat, marks) for i, f in enumerate(team)],
+                # Only a player facing a round in play has anything to deduce.
+                "aid_url": (
+                    reverse("game:aid", args=[payload["match"]])
+                    if seat is not None and side != seat and seen and seen["phase"] in ("assert", "act")
+                    and payload["status"] == "live"
+                    else None
+                ),
             }
         )
     return sides

@@ -48,6 +48,21 @@ def match_page(request, match_id):
     return render(request, "game/match.html", context)
 
 
+@require_GET
+@login_required
+def deduction_aid(request, match_id):
+    """The optional aid beside each hidden enemy: what it can still be, from the player's own view."""
+    match = get_object_or_404(Match, pk=match_id)
+    seat = match.seat_of(request.user)
+    if seat is None:
+        raise Http404
+    aid = [
+        {"pos": pos, "species": [{"id": s, "name": presenter.species_name(s)} for s in species]}
+        for pos, species in frames.deduction_aid(match, seat)
+    ]
+    return render(request, "game/_aid.html", {"aid": aid})
+
+
 @require_POST
 @login_required
 def resign(request, match_id):

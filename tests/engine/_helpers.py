@@ -11,6 +11,8 @@ import pytest
 from game import engine
 from game.engine import IllegalCommand, MatchState, apply, new_match, view
 
+# The species ids as the record format names them, written out rather than imported so that a
+# renamed or reordered id in the engine fails these tests instead of following along.
 SPECIES = (
     "archerfish",
     "pufferfish",

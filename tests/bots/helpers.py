@@ -3,18 +3,19 @@ import json
 import random
 
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 
-from aquawar_site.asgi import application
 from game import apitokens
 from game.engine import SPECIES
 from tests.game.leaks import check_events, check_structure
+from tests.sockets import RecordingSocket
 
 TIMEOUT = 15
 
 
-class BotSocket:
-    """A program's socket; keeps every frame it received, for scanning afterwards."""
+class BotSocket(RecordingSocket):
+    """A program's socket; keeps every frame it received (decoded), for scanning afterwards."""
+
+    timeout = TIMEOUT
 
     def __init__(self, token=None, *, in_query=False, headers=()):
         path = "/ws/bot/"
@@ -23,21 +24,10 @@ class BotSocket:
             path += f"?token={token}"
         elif token:
             headers.append((b"authorization", f"Bearer {token}".encode()))
-        self.communicator = WebsocketCommunicator(application, path, headers=headers)
-        self.frames = []
-
-    async def connect(self):
-        connected, _ = await self.communicator.connect(timeout=TIMEOUT)
-        return connected
-
-    async def disconnect(self):
-        await self.communicator.disconnect()
-
-    async def send(self, frame):
-        await self.communicator.send_to(text_data=frame if isinstance(frame, str) else json.dumps(frame))
+        super().__init__(path, headers)
 
     async def receive(self):
-        text = await self.communicator.receive_from(timeout=TIMEOUT)
+        text = await self.receive_text()
         frame = json.loads(text)
         self.frames.append(frame)
         return frame

@@ -2,14 +2,13 @@
 import json
 
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
 
-from aquawar_site.asgi import application
 from game import services
 from game.models import Match
+from tests.sockets import RecordingSocket
 
 ORIGIN = b"http://testserver"
 TIMEOUT = 5
@@ -40,8 +39,10 @@ def live_match(host, guest, *, private=False):
     return services.join_match(services.create_match(host, private=private), guest)
 
 
-class Socket:
-    """A communicator that keeps every frame it received, for later scanning."""
+class Socket(RecordingSocket):
+    """A match socket that keeps every frame it received (as text), for later scanning."""
+
+    timeout = TIMEOUT
 
     def __init__(self, match_id, cookie=None, *, html=False, origin=ORIGIN, query=""):
         path = f"/ws/match/{match_id}/"
@@ -52,21 +53,10 @@ class Socket:
         if cookie:
             headers.append((b"cookie", cookie.encode()))
         self.html = html
-        self.communicator = WebsocketCommunicator(application, path, headers=headers)
-        self.frames = []
-
-    async def connect(self):
-        connected, _ = await self.communicator.connect(timeout=TIMEOUT)
-        return connected
-
-    async def disconnect(self):
-        await self.communicator.disconnect()
-
-    async def send(self, frame):
-        await self.communicator.send_to(text_data=frame if isinstance(frame, str) else json.dumps(frame))
+        super().__init__(path, headers)
 
     async def receive(self):
-        text = await self.communicator.receive_from(timeout=TIMEOUT)
+        text = await self.receive_text()
         self.frames.append(text)
         return text if self.html else json.loads(text)
 

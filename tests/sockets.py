@@ -1,0 +1,27 @@
+"""What every test socket shares: one ASGI communicator and the frames it has received so far."""
+import json
+
+from channels.testing import WebsocketCommunicator
+
+from aquawar_site.asgi import application
+
+
+class RecordingSocket:
+    timeout = 5
+
+    def __init__(self, path, headers):
+        self.communicator = WebsocketCommunicator(application, path, headers=headers)
+        self.frames = []
+
+    async def connect(self):
+        connected, _ = await self.communicator.connect(timeout=self.timeout)
+        return connected
+
+    async def disconnect(self):
+        await self.communicator.disconnect()
+
+    async def send(self, frame):
+        await self.communicator.send_to(text_data=frame if isinstance(frame, str) else json.dumps(frame))
+
+    async def receive_text(self):
+        return await self.communicator.receive_from(timeout=self.timeout)

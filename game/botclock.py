@@ -1,4 +1,9 @@
-"""Move clocks of bot seats, kept in the database so they survive a restart.
+"""Move clocks, kept in the database so they survive a restart.
+
+A seat has one of two clocks. A person's runs under the match's time control (``Match.move_seconds``)
+and lives on the match row (``Match.deadline_0`` / ``deadline_1``), so every view of the match can
+show it without another query. A machine's lives on its ``BotSeat``: a program's is the contest's
+3 s, and a built-in bot's is when the sweep takes over a move its runner missed.
 
 ``arm`` runs inside the transaction of every change (``game.services``), so a clock and the position
 it belongs to are always committed together. Nothing here imports the services: they import us.
@@ -9,6 +14,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from .botmodels import BotSeat
+from .models import Match
 
 # The contest rule: a program has this long for each pick, assertion and action.
 DEFAULT_MOVE_SECONDS = 3.0
@@ -35,30 +41,50 @@ def seats_to_move(seen):
     return {seen["to_move"]}
 
 
-def arm(match_id, seen, actor=None):
-    """Set or clear every bot seat's clock after a change by ``actor``; True if the match has any.
+def next_deadline(deadline, seat, due, actor, now, seconds):
+    """A seat's clock after a change by ``actor``, given its clock before (``deadline``).
 
-    A seat's clock starts when it falls due and restarts after each of its own commands (every
-    pick, assertion and action gets the full time). The other side's pick does not restart it:
-    that is not a decision of this seat.
+    It starts when the seat falls due and restarts after each of its own commands (every pick,
+    assertion and action gets the full time). The other side's pick does not restart it: that is
+    not a decision of this seat. ``seconds`` None: the seat has no clock.
     """
-    bot_seats = list(BotSeat.objects.filter(match_id=match_id))
+    if seconds is None or seat not in due:
+        return None
+    if deadline is None or seat == actor:
+        return now + timedelta(seconds=seconds)
+    return deadline
+
+
+def arm(match, seen, actor=None):
+    """Set or clear every clock of ``match`` after a change by ``actor``.
+
+    ``match`` is the row as it was before the change (its deadlines are the clocks that ran until
+    now); ``seen`` is ``engine.view(state, "all")`` after it. True if the bot runner has anything
+    to do with the match: it has a bot seat, or a person's clock is running.
+    """
+    bot_seats = list(BotSeat.objects.filter(match_id=match.pk))
     due = seats_to_move(seen)
     now = timezone.now()
     for bot_seat in bot_seats:
-        deadline = bot_seat.deadline
-        if bot_seat.seat not in due:
-            deadline = None
-        elif deadline is None or bot_seat.seat == actor:
-            allowance = move_seconds() if bot_seat.is_program else takeover_seconds()
-            deadline = now + timedelta(seconds=allowance)
+        allowance = move_seconds() if bot_seat.is_program else takeover_seconds()
+        deadline = next_deadline(bot_seat.deadline, bot_seat.seat, due, actor, now, allowance)
         if deadline != bot_seat.deadline:
             BotSeat.objects.filter(pk=bot_seat.pk).update(deadline=deadline)
-    return bool(bot_seats)
+    machines = {bot_seat.seat for bot_seat in bot_seats}
+    people = []
+    for seat, before in enumerate(match.deadlines):
+        timed = match.move_seconds and seat not in machines
+        people.append(next_deadline(before, seat, due, actor, now, match.move_seconds if timed else None))
+    if people != match.deadlines:
+        Match.objects.filter(pk=match.pk).update(deadline_0=people[0], deadline_1=people[1])
+    return bool(bot_seats) or any(people)
 
 
-def overdue_program_seat(match_id, now=None):
-    """The program seat of the match whose clock has run out, or None. Call it under the match lock."""
+def overdue_seats(match, now=None):
+    """[(deadline, seat)] of every seat whose clock has run out, earliest first: people's and
+    programs' (a built-in bot's is never held against it). Call it under the match lock."""
     now = now or timezone.now()
-    overdue = BotSeat.objects.filter(match_id=match_id, level=BotSeat.PROGRAM, deadline__lte=now)
-    return overdue.order_by("deadline").values_list("seat", flat=True).first()
+    overdue = [(deadline, seat) for seat, deadline in enumerate(match.deadlines) if deadline and deadline <= now]
+    programs = BotSeat.objects.filter(match_id=match.pk, level=BotSeat.PROGRAM, deadline__lte=now)
+    overdue += programs.values_list("deadline", "seat")
+    return sorted(overdue)

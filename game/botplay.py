@@ -1,17 +1,19 @@
-"""Built-in bots at the table and the clocks of programs: who moves when, off the event loop.
+"""Built-in bots at the table and the move clocks: who moves when, off the event loop.
 
-Every change to a match with a bot seat wakes ``settle(match_id)`` once it commits (see
-``services._changed``), in a worker thread, so no socket waits while a bot thinks. ``settle`` plays
-a built-in seat's moves through ``services.apply_command``, the very path a person's commands
-take, and sets a timer at a program's deadline, when it forfeits the match through
-``services.forfeit_overdue`` if it has not moved.
+Every change to a match with a bot seat or a running clock wakes ``settle(match_id)`` once it
+commits (see ``services._changed``), in a worker thread, so no socket waits while a bot thinks.
+``settle`` plays a built-in seat's moves through ``services.apply_command``, the very path a
+person's commands take, and sets a timer at each deadline — a program's, or a person's under the
+match's time control — when it forfeits the match through ``services.forfeit_overdue`` if the seat
+has not moved.
 
-Nothing lives only in memory: clocks are in the database (``BotSeat.deadline``). So after a
-restart the same work is found again by ``sweep`` — run every ``BOT_SWEEP_SECONDS`` by each server
-process once it has served a socket, and by ``manage.py run_bots`` — and by ``wake``, which runs
-whenever a socket opens on a match (``game.routing``). Two runners on one match are harmless: a bot's command id is
+Nothing lives only in memory: clocks are in the database (``BotSeat.deadline``,
+``Match.deadline_0`` / ``deadline_1``; see ``game.botclock``). So after a restart the same work is
+found again by ``sweep`` — run every ``BOT_SWEEP_SECONDS`` by each server process once it has served
+a socket, and by ``manage.py run_bots`` — and by ``wake``, which runs whenever a socket opens on a
+match (``game.routing``). Two runners on one match are harmless: a bot's command id is
 ``bot:<version>`` and commands other than picks must match the locked version, so a move is made
-once; a repeated pick is refused by the engine.
+once; a repeated pick is refused by the engine; a forfeit is decided under the match lock.
 """
 import asyncio
 import heapq
@@ -24,6 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import connections
+from django.db.models import Q
 from django.utils import timezone
 
 from . import bots, engine, services
@@ -103,10 +106,11 @@ def _settle_job(match_id):
 
 
 def settle(match_id):
-    """Make every move a built-in seat owes, forfeit an overdue program, time the rest."""
+    """Make every move a built-in seat owes, forfeit a seat whose clock ran out, time the rest."""
     for _ in range(MAX_MOVES_PER_WAKE):
         match = Match.objects.select_related("host", "guest").filter(pk=match_id).first()
         if match is None or match.status != Match.Status.LIVE:
+            _clock.time(match_id, [])
             return
         bot_seats = list(BotSeat.objects.filter(match_id=match_id))
         state = engine.MatchState.from_json(match.state)
@@ -117,11 +121,11 @@ def settle(match_id):
             continue
         now = timezone.now()
         clocks = [b.deadline for b in bot_seats if b.is_program and b.deadline is not None]
+        clocks += [deadline for deadline in match.deadlines if deadline is not None]
         if any(deadline <= now for deadline in clocks):
             services.forfeit_overdue(match_id)
             continue
-        for deadline in clocks:
-            _clock.at(deadline.timestamp() + TIMER_SLACK, match_id)
+        _clock.time(match_id, [deadline.timestamp() + TIMER_SLACK for deadline in clocks])
         return
 
 
@@ -157,9 +161,11 @@ def decide(level, player_view, projected_events, legal, player, seed):
 
 
 def sweep():
-    """Settle every live match with a bot seat whose clock ran out; returns their ids."""
-    overdue = BotSeat.objects.filter(deadline__lte=timezone.now(), match__status=Match.Status.LIVE)
-    match_ids = sorted(set(overdue.values_list("match_id", flat=True)))
+    """Settle every live match with a clock that ran out (a bot seat's or a person's); returns their ids."""
+    now = timezone.now()
+    machines = BotSeat.objects.filter(deadline__lte=now, match__status=Match.Status.LIVE)
+    people = Match.objects.filter(Q(deadline_0__lte=now) | Q(deadline_1__lte=now), status=Match.Status.LIVE)
+    match_ids = sorted(set(machines.values_list("match_id", flat=True)) | set(people.values_list("pk", flat=True)))
     for match_id in match_ids:
         settle(match_id)
     return match_ids
@@ -179,7 +185,7 @@ def sweep_seconds():
 
 
 class Clock:
-    """One thread per process: wakes matches at their program deadlines, and sweeps now and then.
+    """One thread per process: wakes matches at their clocks' deadlines, and sweeps now and then.
 
     Started when the process first serves a socket (or sets a timer), not at import, so management
     commands and plain imports run no extra thread. Timers are only a shortcut: a lost one (a
@@ -187,7 +193,10 @@ class Clock:
     """
 
     def __init__(self):
+        # A heap of (when, match id). An entry no longer in ``_wanted`` (its clock was replaced, by
+        # a move or a settle elsewhere) is dropped when it comes up instead of waking the match.
         self._timers = []
+        self._wanted = {}
         self._condition = threading.Condition()
         self._thread = None
         self._next_sweep = 0.0
@@ -198,12 +207,28 @@ class Clock:
                 self._thread = threading.Thread(target=self._run, name="aquawar-bot-clock", daemon=True)
                 self._thread.start()
 
-    def at(self, when, match_id):
-        """Wake ``match_id`` at ``when`` (a POSIX timestamp)."""
+    def time(self, match_id, whens):
+        """Wake ``match_id`` at each of ``whens`` (POSIX timestamps) instead of any time set before.
+
+        Every move sets a new deadline: replacing the match's timers keeps the superseded ones from
+        waking it (and from piling up over a long match).
+        """
+        whens = set(whens)
         with self._condition:
-            heapq.heappush(self._timers, (when, match_id))
-            self._condition.notify()
-        self.start()
+            before = self._wanted.pop(match_id, set())
+            if whens:
+                self._wanted[match_id] = whens
+                for when in whens - before:
+                    heapq.heappush(self._timers, (when, match_id))
+                self._condition.notify()
+        if whens:
+            self.start()
+
+    def clear(self):
+        """Forget every timer (a test's matches are gone with its database)."""
+        with self._condition:
+            self._timers.clear()
+            self._wanted.clear()
 
     def _run(self):
         while True:
@@ -211,7 +236,13 @@ class Clock:
                 now = time.time()
                 due = []
                 while self._timers and self._timers[0][0] <= now:
-                    due.append(heapq.heappop(self._timers)[1])
+                    when, match_id = heapq.heappop(self._timers)
+                    wanted = self._wanted.get(match_id, set())
+                    if when in wanted:
+                        wanted.discard(when)
+                        if not wanted:
+                            del self._wanted[match_id]
+                        due.append(match_id)
                 interval = sweep_seconds()
                 # Only while this process serves sockets: ``run_bots`` sweeps by itself, and a
                 # process whose server loop is gone (shut down, or a finished test) has no business.

@@ -42,10 +42,11 @@ def bot_account(level):
         return BotAccount.objects.select_related("user").get(level=level).user
 
 
-def start_vs_computer(user, level, *, program=False):
+def start_vs_computer(user, level, *, program=False, move_seconds=0):
     """A live match of ``user`` (seat 0) against the built-in ``level`` (seat 1).
 
     ``program``: seat 0 is played by a program over the bot socket, under the contest rules.
+    ``move_seconds``: the time control for ``user`` when they play in person.
     """
     if level not in LEVELS:
         raise ServiceError("bad_level", _("Choose a level: %(levels)s.") % {"levels": ", ".join(LEVELS)})
@@ -56,7 +57,7 @@ def start_vs_computer(user, level, *, program=False):
         )
     bot = bot_account(level)
     with transaction.atomic():
-        match = services.create_match(user)
+        match = services.create_match(user, move_seconds=move_seconds)
         # The seats exist before the match goes live, so joining starts their clocks.
         BotSeat.objects.create(match=match, seat=1, level=level)
         if program:
@@ -96,6 +97,6 @@ def claim_seat(match_id, user):
         BotSeat.objects.get_or_create(match=match, seat=seat, defaults={"level": BotSeat.PROGRAM})
         if match.status == Match.Status.LIVE:
             seen = engine.view(engine.MatchState.from_json(match.state), "all")
-            botclock.arm(match.pk, seen)
+            botclock.arm(match, seen)
             transaction.on_commit(partial(wake, match.pk), robust=True)
     return match

@@ -3,6 +3,8 @@
 Every function takes the viewer's seat (0, 1 or None) and decides the audience itself, so a caller
 cannot ask for more than the viewer may know. Raw state and full events stay in here.
 """
+from django.utils import timezone
+
 from . import engine, rematch
 from .engine.deduction import candidates
 from .models import Match, MatchEvent
@@ -12,7 +14,9 @@ REPLAY_LIMIT = 256
 
 
 def load_match(match_id):
-    return Match.objects.select_related("host", "guest").filter(pk=match_id).first()
+    # [:1], not first(): first()'s ORDER BY costs more to compile than the read itself (a primary
+    # key matches one row), and every match socket reads this; see docs/performance.md, "Load".
+    return next(iter(Match.objects.select_related("host", "guest").filter(pk=match_id)[:1]), None)
 
 
 def audience_for(match, seat):
@@ -28,8 +32,27 @@ def players(match):
     return [match.host.username, match.guest.username if match.guest_id else None]
 
 
-def payload(match, seat):
-    """The current view and what the viewer may do now (the body of ``snapshot`` and ``state``)."""
+def epoch_ms(moment):
+    return None if moment is None else int(moment.timestamp() * 1000)
+
+
+def clock(match):
+    """The match's time control and each seat's deadline (epoch ms, or null), from the row alone.
+
+    ``server_time`` is the server's now, taken as the frame is built, so a client can count down
+    against it instead of trusting its own clock. A clock is no secret: both players and every
+    spectator see both.
+    """
+    return {
+        "move_seconds": match.move_seconds,
+        "deadlines": [epoch_ms(deadline) for deadline in match.deadlines],
+        "server_time": epoch_ms(timezone.now()),
+    }
+
+
+def engine_part(match, seat):
+    """(view, legal, pick): the engine's share of ``payload``, which depends on nothing but the
+    match's state and status and the viewer's seat (the match sockets share it, game/fanout.py)."""
     audience = audience_for(match, seat)
     seen, legal, pick = None, [], None
     if match.state is not None:
@@ -43,6 +66,15 @@ def payload(match, seat):
                     pick = engine.pick_options(state, seat)
             else:
                 legal = engine.legal_commands(state, seat)
+    return seen, legal, pick
+
+
+def payload(match, seat, part=None):
+    """The current view and what the viewer may do now (the body of ``snapshot`` and ``state``).
+
+    ``part``: ``engine_part(match, seat)`` if the caller has it already."""
+    audience = audience_for(match, seat)
+    seen, legal, pick = part if part is not None else engine_part(match, seat)
     return {
         "match": match.pk,
         "version": match.version,
@@ -57,6 +89,7 @@ def payload(match, seat):
         "legal": legal,
         "pick": pick,
         "rematch": rematch.info(match),
+        "clock": clock(match),
     }
 
 

@@ -246,9 +246,18 @@ class LogBook:
         }
 
     def on_match_end(self, event):
+        winner = event["winner"]
+        score = {"a": event["score"][0], "b": event["score"][1]}
+        if event["reason"] == "timeout":
+            # Said of the loser, so that both sides and every spectator read why the match ended.
+            names = {"winner": self.player(winner), "loser": self.player(1 - winner), **score}
+            if self.audience == 1 - winner:
+                return _("You ran out of time — %(winner)s wins the match. Final score %(a)s–%(b)s.") % names
+            if self.audience == winner:
+                return _("%(loser)s ran out of time — you win the match. Final score %(a)s–%(b)s.") % names
+            return _("%(loser)s ran out of time — %(winner)s wins the match. Final score %(a)s–%(b)s.") % names
         return _("%(player)s won the match (%(reason)s). Final score %(a)s–%(b)s.") % {
-            "player": self.player(event["winner"]),
+            "player": self.player(winner),
             "reason": MATCH_END_REASONS.get(event["reason"], event["reason"]),
-            "a": event["score"][0],
-            "b": event["score"][1],
+            **score,
         }

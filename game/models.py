@@ -14,6 +14,10 @@ def new_invite_token():
     return secrets.token_urlsafe(16)
 
 
+# Seconds per decision a person may be given (a match's time control); 0 is no clock (casual).
+TIME_CONTROLS = (0, 30, 60, 120)
+
+
 def new_seed():
     # The engine keeps a 64-bit generator; a signed 63-bit seed fits every database's BigInteger.
     return secrets.randbits(63)
@@ -63,12 +67,25 @@ class Match(models.Model):
     rematch_of = models.OneToOneField(
         "self", on_delete=models.SET_NULL, related_name="rematch", null=True, blank=True
     )
+    # The time control for people (one of TIME_CONTROLS). A seat a machine plays keeps its own clock
+    # (``BotSeat.deadline``: a program always has the contest's 3 s), whatever this says.
+    move_seconds = models.PositiveSmallIntegerField(default=0)
+    # When each seat's person must have made the decision they owe, or lose the match; null while they
+    # owe none, under no time control, or when a machine plays the seat. Set in the transaction of the
+    # change that made the seat due (game/botclock.py), on the match row so that every view of the
+    # match carries its clocks without another query; indexed for the sweep.
+    deadline_0 = models.DateTimeField(null=True, blank=True, db_index=True)
+    deadline_1 = models.DateTimeField(null=True, blank=True, db_index=True)
 
     class Meta:
         indexes = [models.Index(fields=["status", "private"])]
 
     def __str__(self):
         return f"match {self.pk} ({self.status})"
+
+    @property
+    def deadlines(self):
+        return [self.deadline_0, self.deadline_1]
 
     def seat_of(self, user):
         """0 for the host, 1 for the guest, None for anyone else (anonymous users included)."""

@@ -10,7 +10,7 @@ so the abandoned-match sweep knows how long the seat has been empty.
 """
 from datetime import timedelta
 
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from .models import Presence
@@ -53,6 +53,18 @@ def leave(channel_name):
 
 def spectators(match_id):
     return Presence.objects.filter(_fresh(), match_id=match_id, seat=None).count()
+
+
+def counts(match_id):
+    """(spectators, players()) in one query: what every snapshot, state and presence frame says."""
+    rows = (
+        Presence.objects.filter(_fresh(), match_id=match_id)
+        .order_by()
+        .values_list("seat")
+        .annotate(sockets=Count("pk"))
+    )
+    by_seat = dict(rows)
+    return by_seat.get(None, 0), [0 in by_seat, 1 in by_seat]
 
 
 def players(match_id):

@@ -4,6 +4,7 @@ The page (HTTP) and the browser socket (``?ui=html``) both render through here, 
 ``frames.payload`` the JSON protocol sends, so the HTML can show no more than the JSON does.
 """
 import json
+import math
 import uuid
 
 from django.template.loader import render_to_string
@@ -36,6 +37,8 @@ REFUSALS = {
 }
 # More marks on one fish than this (an area attack on a sharing team) would only be a blur.
 MAX_MARKS = 4
+# A clock this close to running out is drawn as urgent (match.js keeps it so as it ticks down).
+URGENT_SECONDS = 10
 PARTS = ("status", "board", "controls", "spectators")
 
 
@@ -82,6 +85,25 @@ def side_label(payload, side):
     return name
 
 
+def countdown(payload, side):
+    """The running clock of ``side``, for the page to tick down (None: it owes no timed decision).
+
+    Counted against the server's time in the payload: ``left`` is right as rendered, and match.js
+    goes on from ``server_time`` rather than from the reader's own clock.
+    """
+    clock = payload["clock"]
+    deadline = clock["deadlines"][side]
+    if deadline is None or payload["status"] != "live":
+        return None
+    left = max(0, math.ceil((deadline - clock["server_time"]) / 1000))
+    return {
+        "deadline": deadline,
+        "server_time": clock["server_time"],
+        "text": "%d:%02d" % divmod(left, 60),
+        "urgent": left <= URGENT_SECONDS,
+    }
+
+
 def board(payload, marks):
     seen = payload["view"]
     seat = payload["seat"]
@@ -101,6 +123,7 @@ def board(payload, marks):
                 "to_move": bool(seen) and seen["to_move"] == side,
                 "score": seen["score"][side] if seen else 0,
                 "picked": bool(seen) and seen["picked"][side],
+                "clock": countdown(payload, side),
                 "fish": [fish_card(f, i, side, seat, marks) for i, f in enumerate(team)],
                 # Only a player facing a round in play has anything to deduce.
                 "aid_url": (
@@ -165,6 +188,8 @@ def controls(payload):
     base = {"client_id": uuid.uuid4().hex, "version": payload["version"]}
     if status != "live" or seat is None:
         return {"mode": status if status != "live" else "watching", **base}
+    # The viewer's own clock again, beside the form: the board's can be scrolled out of sight.
+    base["clock"] = countdown(payload, seat)
     if seen["phase"] == "pick":
         if payload["pick"] is None:
             return {"mode": "waiting_pick", **base}
@@ -246,6 +271,8 @@ def status(payload):
         info["winner"] = side_label(payload, payload["winner"])
         info["you_won"] = payload["winner"] == payload["seat"]
         info["you_lost"] = payload["seat"] is not None and not info["you_won"]
+        if payload["end_reason"] == "timeout":
+            info["out_of_time"] = side_label(payload, 1 - payload["winner"])
     return info
 
 

@@ -1,9 +1,10 @@
 """Rematches: after a finished match either player offers one; the other accepts or declines.
 
-Accepting starts a new live match between the same two accounts, in the same seats, with the
-round-1 first mover swapped. Each match has at most one rematch (``Match.rematch_of`` is one to
-one), and the offer, the answer and the new match are one transaction under the old match's lock,
-so two players accepting at once (or from two tabs) start it once.
+Accepting starts a new live match between the same two accounts, in the same seats, under the same
+time control, with the round-1 first mover swapped. Each match has at most one rematch
+(``Match.rematch_of`` is one to one), and the offer, the answer and the new match are one
+transaction under the old match's lock, so two players accepting at once (or from two tabs) start
+it once.
 """
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -73,6 +74,7 @@ def _start(old):
         state=fresh.to_json(),
         first_mover=first,
         rematch_of=old,
+        move_seconds=old.move_seconds,
     )
-    _changed(new.pk, 0, engine.view(fresh, "all"))
+    _changed(new, 0, engine.view(fresh, "all"))
     return new

@@ -5,18 +5,21 @@ database write lock from its first statement (SQLite in IMMEDIATE mode), and fin
 conditioned on the version it read, which must touch exactly one row. The doorbell rings only after
 the commit, so a socket that hears it always finds the new rows.
 """
+import asyncio
 import logging
+import os
+import secrets
 from functools import partial
 from typing import NamedTuple
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from . import botclock, engine, presence
-from .models import Match, MatchEvent
+from .models import TIME_CONTROLS, Match, MatchEvent
 
 logger = logging.getLogger(__name__)
 
@@ -43,10 +46,32 @@ def match_group(match_id):
 
 
 def ring_doorbell(match_id, version):
-    """Tell every socket on the match that it may be behind. Carries no state and no events."""
-    async_to_sync(get_channel_layer().group_send)(
-        match_group(match_id), {"type": "match.changed", "version": version}
-    )
+    """Tell every socket on the match that it may be behind. Carries no state and no events; ``ring``
+    names this ring, so the sockets of one process can share one read made after it (game/fanout.py)."""
+    send = get_channel_layer().group_send
+    message = {"type": "match.changed", "version": version, "ring": secrets.token_hex(8)}
+    loop = _socket_loop()
+    if loop is None:
+        async_to_sync(send)(match_group(match_id), message)
+        return
+    # In a socket's database call, i.e. on the process's one database thread: the event loop sends
+    # the ring, and this thread goes on with the other sockets' work instead of waiting for Redis.
+    asyncio.run_coroutine_threadsafe(send(match_group(match_id), message), loop).add_done_callback(_rang)
+
+
+def _socket_loop():
+    """The event loop whose database call this thread is running, if it is one (asgiref's record)."""
+    local = SyncToAsync.threadlocal
+    loop = getattr(local, "main_event_loop", None)
+    if loop is None or getattr(local, "main_event_loop_pid", None) != os.getpid() or loop.is_closed():
+        return None
+    return loop
+
+
+def _rang(future):
+    if not future.cancelled() and future.exception() is not None:
+        # As with on_commit(robust=True): the change is committed; the sockets catch up at the next ring.
+        logger.warning("Ringing a match's doorbell failed", exc_info=future.exception())
 
 
 def _ring_on_commit(match_id, version):
@@ -55,17 +80,19 @@ def _ring_on_commit(match_id, version):
     transaction.on_commit(partial(ring_doorbell, match_id, version), robust=True)
 
 
-def _changed(match_id, version, seen, actor=None):
-    """What every change sets off, inside its transaction: bot clocks now; doorbell and bots on commit.
+def _changed(match, version, seen, actor=None):
+    """What every change sets off, inside its transaction: move clocks now; doorbell and the bot
+    runner (bots' moves, timers at the clocks' deadlines) on commit.
 
-    ``seen`` is ``engine.view(state, "all")`` after the change (None: the match is not being played).
+    ``match`` is the row as it was before the change; ``seen`` is ``engine.view(state, "all")``
+    after it (None: the match is not being played).
     """
-    _ring_on_commit(match_id, version)
-    if botclock.arm(match_id, seen, actor):
+    _ring_on_commit(match.pk, version)
+    if botclock.arm(match, seen, actor):
         # Imported here: the bot runner plays through this module, so it imports it in turn.
         from .botplay import wake
 
-        transaction.on_commit(partial(wake, match_id), robust=True)
+        transaction.on_commit(partial(wake, match.pk), robust=True)
 
 
 def _require_member(user):
@@ -73,9 +100,14 @@ def _require_member(user):
         raise ServiceError("login_required", _("Log in to play."))
 
 
-def create_match(host, *, private=False):
+def create_match(host, *, private=False, move_seconds=0):
+    """``move_seconds``: the time control for the people in it, one of ``TIME_CONTROLS``."""
     _require_member(host)
-    return Match.objects.create(host=host, private=bool(private))
+    if move_seconds not in TIME_CONTROLS or isinstance(move_seconds, bool):
+        raise ServiceError(
+            "bad_time_control", _("Choose a time control: none, or 30, 60 or 120 seconds per decision.")
+        )
+    return Match.objects.create(host=host, private=bool(private), move_seconds=move_seconds)
 
 
 def join_match(match, user):
@@ -92,7 +124,7 @@ def join_match(match, user):
         )
         if touched != 1:
             raise ServiceError("not_open", _("This match is no longer open."))
-        _changed(current.pk, current.version, engine.view(fresh, "all"))
+        _changed(current, current.version, engine.view(fresh, "all"))
     current.refresh_from_db()
     return current
 
@@ -109,12 +141,8 @@ def cancel_match(match, user):
                 raise ServiceError("already_started", _("Both teams are picked: resign instead."))
         elif current.status != Match.Status.OPEN:
             raise ServiceError("not_cancellable", _("This match is already over."))
-        touched = Match.objects.filter(pk=current.pk, version=current.version, status=current.status).update(
-            status=Match.Status.CANCELLED, updated=timezone.now(), finished=timezone.now()
-        )
-        if touched != 1:
+        if not _call_off(current):
             raise ServiceError("stale_version", _("The match changed meanwhile; try again."))
-        _changed(current.pk, current.version, None)
     current.refresh_from_db()
     return current
 
@@ -134,13 +162,18 @@ def cancel_abandoned(match_id, quiet_since):
             return False
         if presence.player_seen_since(match_id, quiet_since):
             return False
-        now = timezone.now()
-        touched = Match.objects.filter(pk=current.pk, version=current.version, status=current.status).update(
-            status=Match.Status.CANCELLED, end_reason="abandoned", updated=now, finished=now
-        )
-        if touched != 1:
-            return False
-        _changed(current.pk, current.version, None)
+        return _call_off(current, "abandoned")
+
+
+def _call_off(current, reason=""):
+    """Cancel the locked match ``current``: nobody wins, nothing is added to its history."""
+    now = timezone.now()
+    touched = Match.objects.filter(pk=current.pk, version=current.version, status=current.status).update(
+        status=Match.Status.CANCELLED, end_reason=reason, updated=now, finished=now
+    )
+    if touched != 1:
+        return False
+    _changed(current, current.version, None)
     return True
 
 
@@ -188,16 +221,24 @@ def forfeit(match_id, user, reason):
 
 
 def forfeit_overdue(match_id):
-    """The program seat whose move clock ran out loses the match ("timeout"); None if none has.
+    """The seat whose move clock ran out first loses the match ("timeout"); None if none has.
 
-    The clock is read under the match lock and cleared by the change itself, so however many
+    A person's clock under the match's time control and a program's contest clock count alike.
+    Should both seats have run out at the same instant (neither locked in a team before the
+    deadline they shared), no side can be the winner: the match is cancelled, with the same reason.
+    The clocks are read under the match lock and cleared by the change itself, so however many
     timers and sweeps (in however many processes) get here, the forfeit happens once.
     """
     with transaction.atomic():
         current = _locked(match_id)
-        seat = botclock.overdue_program_seat(match_id)
-        if seat is None or current.status != Match.Status.LIVE:
+        if current.status != Match.Status.LIVE:
             return None
+        overdue = botclock.overdue_seats(current)
+        if not overdue:
+            return None
+        if len(overdue) == 2 and overdue[0][0] == overdue[1][0]:
+            return Result(current.version, False) if _call_off(current, "timeout") else None
+        seat = overdue[0][1]
 
         def run(state, _seat, _current):
             return engine.resign(state, seat, "timeout", in_place=True)
@@ -206,7 +247,9 @@ def forfeit_overdue(match_id):
 
 
 def _locked(match_id):
-    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    # [:1], not first(): first()'s ORDER BY costs more to compile than the read itself (a primary
+    # key matches one row); see docs/performance.md, "Load".
+    match = next(iter(Match.objects.select_for_update().filter(pk=match_id)[:1]), None)
     if match is None:
         raise ServiceError("no_match", _("There is no such match."))
     return match
@@ -222,10 +265,13 @@ def _change(match_id, user, client_id, command, run, seat=None):
         if seat is None:
             raise ServiceError("not_a_player", _("Only the two players can act in this match."))
         if client_id:
-            earlier = (
-                MatchEvent.objects.filter(match=current, seat=seat, client_id=client_id)
-                .values_list("version", flat=True)
-                .first()
+            earlier = next(
+                iter(
+                    MatchEvent.objects.filter(match=current, seat=seat, client_id=client_id)
+                    .order_by()
+                    .values_list("version", flat=True)[:1]
+                ),
+                None,
             )
             if earlier is not None:
                 return Result(earlier, True)
@@ -257,5 +303,5 @@ def _change(match_id, user, client_id, command, run, seat=None):
         if touched != 1:
             # Only possible if something bypassed the lock; raising rolls the event row back too.
             raise ServiceError("stale_version", _("The match changed meanwhile; try again."))
-        _changed(current.pk, version, outcome, actor=seat)
+        _changed(current, version, outcome, actor=seat)
     return Result(version, False)

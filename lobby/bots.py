@@ -11,17 +11,8 @@ from game.botmodels import ApiToken
 from game.botseats import start_vs_computer
 from game.services import ServiceError
 
+from .forms import VsComputerForm
 from .views import match_url, member_post
-
-LEVEL_CHOICES = [
-    ("random", gettext_lazy("Random: any legal move")),
-    ("greedy", gettext_lazy("Greedy: the best move right now")),
-    ("expert", gettext_lazy("Expert: looks a move ahead")),
-]
-
-
-class VsComputerForm(forms.Form):
-    level = forms.ChoiceField(label=gettext_lazy("Level"), choices=LEVEL_CHOICES, initial="greedy")
 
 
 class TokenForm(forms.Form):
@@ -36,10 +27,12 @@ def profile_url(user):
 def vs_computer(request):
     form = VsComputerForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Choose a level."))
+        messages.error(request, form.errors["move_seconds"][0] if "move_seconds" in form.errors else _("Choose a level."))
         return redirect("lobby")
     try:
-        match = start_vs_computer(request.user, form.cleaned_data["level"])
+        match = start_vs_computer(
+            request.user, form.cleaned_data["level"], move_seconds=form.cleaned_data["move_seconds"]
+        )
     except ServiceError as error:
         messages.error(request, error.message)
         return redirect("lobby")

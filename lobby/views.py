@@ -16,7 +16,7 @@ from game.models import Match
 from game.services import ServiceError, cancel_match, create_match, join_match
 from game.sweep import sweep_now_and_then
 
-from .forms import NewMatchForm
+from .forms import NewMatchForm, VsComputerForm
 
 LIST_LIMIT = 50
 PROFILE_LIMIT = 20
@@ -76,7 +76,12 @@ def match_lists(user):
 def lobby(request):
     # Abandoned matches must not linger in anyone's list; cheap: at most one sweep a minute.
     sweep_now_and_then()
-    context = {"form": NewMatchForm(), **match_lists(request.user)}
+    context = {
+        "form": NewMatchForm(),
+        # Both forms have a time control: distinct ids keep each one's label on its own field.
+        "vs_computer_form": VsComputerForm(auto_id="computer_%s"),
+        **match_lists(request.user),
+    }
     return render(request, "lobby/lobby.html", context)
 
 
@@ -94,14 +99,17 @@ def lobby_matches(request):
 def match_new(request):
     form = NewMatchForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Choose who may join the match."))
+        if "move_seconds" in form.errors:
+            messages.error(request, form.errors["move_seconds"][0])
+        else:
+            messages.error(request, _("Choose who may join the match."))
         return redirect("lobby")
     if Match.objects.filter(host=request.user, status="open").count() >= MAX_OPEN_MATCHES:
         message = _("You already have %(count)d open matches: cancel one first.")
         messages.error(request, message % {"count": MAX_OPEN_MATCHES})
         return redirect("lobby")
     try:
-        match = create_match(request.user, private=form.private)
+        match = create_match(request.user, private=form.private, move_seconds=form.cleaned_data["move_seconds"])
     except ServiceError as error:
         messages.error(request, error.message)
         return redirect("lobby")

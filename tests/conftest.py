@@ -71,14 +71,39 @@ def empty_cache(settings):
 @pytest.fixture(autouse=True)
 def machine_speed_sockets(settings):
     # The suites play whole matches over the match socket at machine speed, far past the per-socket
-    # frame rate a person gets; tests/game/test_limits.py puts the real limit back to test it.
+    # frame rate a person gets; tests/game/test_limits.py and tests/bots/test_bad_input.py put the real
+    # limits back to test them.
     settings.MATCH_SOCKET_RATE = (100_000, 1)
+    settings.BOT_SOCKET_RATE = (100_000, 1)
 
 
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     # The real hasher is slow on purpose; the tests create a few users each.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def no_timers_left_behind():
+    """A move clock outlives its test in the clock thread; a timer firing after the test's
+    database is gone would only log errors."""
+    yield
+    from game import botplay
+
+    botplay._clock.clear()
+
+
+@pytest.fixture(autouse=True)
+def no_connections_kept_by_sockets():
+    """With DATABASE_URL the settings are the production ones, which keep a connection for 60 s
+    (CONN_MAX_AGE): the sockets' database thread (asgiref's single thread) would still hold one
+    to the test database when it is dropped. Closed after every test, as a restart would."""
+    yield
+    from asgiref.sync import SyncToAsync
+    from django.db import connections
+
+    if any(connection.settings_dict["CONN_MAX_AGE"] for connection in connections.all()):
+        SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=30)
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
 // The server redraws everything on each (re)connect, so this file only adds comfort:
-// a connection indicator, a confirm on resign, keeping the newest log line in view, and the
-// ordered team list of the pick form.
+// a connection indicator, a confirm on resign, keeping the newest log line in view, the
+// ordered team list of the pick form, and the move clocks ticking down.
 (function () {
   "use strict";
 
@@ -155,9 +155,28 @@
     render();
   }
 
+  // Clocks: the server draws each with the deadline and its own time then (epoch ms). How far this
+  // browser's clock is off is taken once, when a clock first shows up, so a wrong clock on the
+  // reader's machine does not move the deadline; every redraw brings fresh ones.
+  var URGENT_SECONDS = 10;
+
+  function tickClocks() {
+    document.querySelectorAll(".clock[data-deadline]").forEach(function (clock) {
+      if (!clock.dataset.offset) clock.dataset.offset = Number(clock.dataset.serverTime) - Date.now();
+      var now = Date.now() + Number(clock.dataset.offset);
+      var left = Math.max(0, Math.ceil((Number(clock.dataset.deadline) - now) / 1000));
+      var seconds = left % 60;
+      clock.querySelector(".clock-time").textContent = Math.floor(left / 60) + ":" + (seconds < 10 ? "0" : "") + seconds;
+      clock.classList.toggle("clock--urgent", left <= URGENT_SECONDS);
+    });
+  }
+
+  setInterval(tickClocks, 1000);
+
   function enhance() {
     document.querySelectorAll(".pick-form").forEach(enhancePickForm);
     if (!document.querySelector(".pick-form")) draft = { order: [], mimic: "" };
+    tickClocks();
   }
 
   document.addEventListener("DOMContentLoaded", enhance);

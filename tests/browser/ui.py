@@ -44,10 +44,13 @@ def sign_up(page, prefix):
     return name
 
 
-def create_match(page):
-    """A new public match from the lobby: (its id, its invite link)."""
+def create_match(page, move_seconds=None):
+    """A new public match from the lobby: (its id, its invite link). ``move_seconds``: the time
+    control to choose (else the form's default, casual)."""
     page.goto("/")
     page.check("input[name=visibility][value=open]")
+    if move_seconds is not None:
+        page.select_option("main form[action='/match/new'] select[name=move_seconds]", str(move_seconds))
     page.click("main form[action='/match/new'] button[type=submit]")
     link = page.locator("input.invite-link").first
     invite = link.input_value()

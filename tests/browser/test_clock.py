@@ -1,0 +1,71 @@
+"""A timed match in real browsers: the clocks tick down on every page, and the player who lets
+theirs run out loses, with both players and a spectator told why. It waits out a real 30 s clock:
+the server's own timer has to end the match, with nobody doing anything."""
+from . import ui
+
+ui.skip_without_a_browser()
+
+SECONDS = 30
+
+
+def clock_of(page, side):
+    return page.locator(f".team[data-side='{side}'] .clock")
+
+
+def seconds_left(page, side):
+    minutes, seconds = clock_of(page, side).locator(".clock-time").inner_text().split(":")
+    return int(minutes) * 60 + int(seconds)
+
+
+def test_the_player_who_runs_out_of_time_loses(browser, live_server_url, screenshot_dir):
+    host = ui.new_page(browser, live_server_url, width=1280)
+    guest = ui.new_page(browser, live_server_url, width=360, height=780)
+    watcher = ui.new_page(browser, live_server_url, width=1280)
+    host_name = ui.sign_up(host, "host")
+    guest_name = ui.sign_up(guest, "guest")
+    match_id, invite = ui.create_match(host, move_seconds=SECONDS)
+    assert "30 s per decision" in host.inner_text("#match-lists")
+    ui.shoot(host, screenshot_dir, "lobby-time-control-1280")
+    ui.join_by_invite(guest, invite, match_id)
+    host.goto(f"/match/{match_id}/")
+    watcher.goto(f"/match/{match_id}/")
+    for page in (host, guest, watcher):
+        ui.wait_live(page)
+        assert "30 s per decision" in page.inner_text(".match-time-control")
+        # Both owe a pick: both clocks run, on every page.
+        assert clock_of(page, 0).count() == clock_of(page, 1).count() == 1
+
+    start = seconds_left(guest, 1)
+    assert SECONDS - 5 <= start <= SECONDS
+    guest.wait_for_function(
+        "s => Number(document.querySelector(\".team[data-side='1'] .clock-time\").textContent.split(':')[1]) < s",
+        arg=start,
+    )
+
+    # The host locks a team in and owes nothing more; the guest's clock runs on, untouched.
+    ui.pick_any(host)
+    host.wait_for_selector("text=Your team is locked in")
+    for page in (host, guest, watcher):
+        page.wait_for_function("() => document.querySelectorAll('#match-board .clock').length === 1")
+        assert clock_of(page, 1).count() == 1
+    # The one who owes the pick has their clock beside the form as well.
+    assert guest.locator(".controls-clock .clock").count() == 1 and host.locator(".controls-clock").count() == 0
+    assert seconds_left(host, 1) < start
+    ui.shoot(host, screenshot_dir, "match-clock-1280")
+    ui.shoot(guest, screenshot_dir, "match-clock-360")
+
+    guest.wait_for_selector(".clock--urgent", timeout=SECONDS * 1000)
+    assert "⚠" in guest.evaluate("() => getComputedStyle(document.querySelector('.clock'), '::before').content")
+    ui.shoot(guest, screenshot_dir, "match-clock-urgent-360")
+    ui.shoot(watcher, screenshot_dir, "match-clock-urgent-1280")
+
+    for page in (host, guest, watcher):
+        page.wait_for_selector("#match-status[data-status=finished]", timeout=20_000)
+        assert page.locator(".clock").count() == 0
+        assert f"{guest_name} ran out of time — {host_name} wins the match." in page.inner_text("#match-log")
+    assert "You ran out of time." in guest.inner_text(".banner")
+    assert f"{guest_name} ran out of time." in host.inner_text(".banner")
+    assert f"{guest_name} ran out of time." in watcher.inner_text(".banner")
+    guest.wait_for_timeout(600)  # the banner's entrance, so that the shots show it
+    ui.shoot(guest, screenshot_dir, "match-timeout-360")
+    ui.shoot(watcher, screenshot_dir, "match-timeout-1280")

@@ -101,9 +101,12 @@ WSGI_APPLICATION = None
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        # Seconds a process keeps its database connection between requests; 0 (the default) opens
-        # one per request or socket call. See docs/performance.md "Load" before raising it.
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
+        # Seconds a process keeps its database connection between requests and socket calls: 60 in
+        # production (a new PostgreSQL connection per socket call cost a third of the throughput,
+        # docs/performance.md "Load"), else 0 (one per call, as the embedded setup always had).
+        # The health check (one "SELECT 1" before a kept connection's first query in a call)
+        # replaces a connection that died meanwhile instead of failing the call.
+        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60" if PRODUCTION else "0")),
         conn_health_checks=True,
     )
 }
@@ -147,6 +150,9 @@ ABANDONED_MATCH_MINUTES = int(os.environ.get("ABANDONED_MATCH_MINUTES", "10"))
 # Frames a match socket may send per window (seconds); more are refused with "rate_limited".
 # "frames/seconds" in the environment, e.g. for a load test that plays at machine speed.
 MATCH_SOCKET_RATE = tuple(int(n) for n in os.environ.get("MATCH_SOCKET_RATE", "20/5").split("/"))
+# The same for a program's bot socket: programs answer at machine speed (a whole match can take a
+# few seconds), so the window is wider; it stops a runaway loop, not a fast player.
+BOT_SOCKET_RATE = tuple(int(n) for n in os.environ.get("BOT_SOCKET_RATE", "100/2").split("/"))
 # Match sockets one account may have open at once, over every process.
 MAX_SOCKETS_PER_USER = int(os.environ.get("MAX_SOCKETS_PER_USER", "20"))
 # Failed logins per username and address per window (seconds) before the form asks to wait.

@@ -36,7 +36,7 @@ def require_loopback(url):
 class Environment:
     """The database, channel layer and settings that the servers and the benchmark share."""
 
-    def __init__(self, setup, pg_url, redis_url, conn_max_age):
+    def __init__(self, setup, pg_url, redis_url, conn_max_age, socket_rate=None):
         self.setup = setup
         self.tmp = Path(tempfile.mkdtemp(prefix="aquawar-bench-"))
         self.pg_admin = pg_url
@@ -52,6 +52,10 @@ class Environment:
         }
         if conn_max_age is not None:
             self.env["CONN_MAX_AGE"] = str(conn_max_age)
+        if socket_rate:
+            # A saturated player answers each state at once: at the real limit (20 frames per 5 s
+            # per socket) a fast server would see rate_limited refusals instead of throughput.
+            self.env["MATCH_SOCKET_RATE"] = socket_rate
         if setup == "production":
             self.db_name = f"aquawar_bench_{os.getpid()}"
             parts = urlsplit(pg_url)
@@ -110,11 +114,18 @@ class Server:
     """One daphne process on its own loopback port."""
 
     def __init__(self, env, index):
+        self.env = env
+        self.index = index
         self.port = free_port()
         self.log = env.tmp / f"daphne-{index}.log"
+        self.url = f"ws://127.0.0.1:{self.port}"
+        self.start()
+
+    def start(self):
+        """Start daphne on this server's port; appends to its log (bench/chaos.py restarts it)."""
         child_env = {k: v for k, v in os.environ.items() if k != "DEBUG"}
-        child_env.update(env.env)
-        with open(self.log, "wb") as log:
+        child_env.update(self.env.env)
+        with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "aquawar_site.asgi:application"],
                 cwd=ROOT,
@@ -122,7 +133,6 @@ class Server:
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
-        self.url = f"ws://127.0.0.1:{self.port}"
 
     @property
     def pid(self):

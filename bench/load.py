@@ -12,10 +12,12 @@ it (and the processes it started) at the end. It only ever talks to loopback add
 
 For each number of matches it measures four runs, each bounded by ``--duration`` seconds:
 
-- ``game_paced``: every player waits a think time (uniform 0.5–1.5 × ``--think``) before each
-  move. The latencies of this run are the ones a player feels; the targets are judged on it.
+- ``game_paced``: every player answers a think time (uniform 0.5–1.5 × ``--think``, i.e. 1–3 s by
+  default) after its turn comes, so N matches offer about N / 2 commands per second. The
+  latencies of this run are the ones a player feels; the latency target is judged on it.
 - ``game_saturated``: no think time; every table has one command in flight at all times. Its
-  commands per second are the pipeline's capacity (finished matches are replaced from a pool).
+  commands per second are the pipeline's capacity (finished matches are replaced from a pool);
+  its latencies are those of a queue kept full on purpose, not what a player would see.
 - ``echo_paced`` / ``echo_saturated``: the same tables and message pattern on
   ``/ws/bench-echo/`` (game/bench_echo.py): ack to the sender, then a ``group_send`` through the
   channel layer to every socket in the room. The ratio of the saturated runs is the pipeline's
@@ -23,6 +25,10 @@ For each number of matches it measures four runs, each bounded by ``--duration``
 
 Before the runs it connects ``--idle-spectators`` spectator sockets that say hello and then idle,
 and reports the servers' RSS growth per socket. Output: a table, the targets, and one JSON line.
+
+The servers it starts run the settings as deployed (DATABASE_URL is set, so CONN_MAX_AGE is 60;
+``--conn-max-age`` overrides it), except ``MATCH_SOCKET_RATE``, which ``--socket-rate`` raises to 1000/1 by default: the real 20 frames per
+5 s would refuse a saturated player's commands once a table passes 4 commands per second.
 """
 import argparse
 import asyncio
@@ -233,9 +239,13 @@ def start_profiles(args, servers, label):
     out = Path(args.profile)
     out.mkdir(parents=True, exist_ok=True)
     spy = Path(sys.executable).with_name("py-spy")
+    # "wall": every thread's every sample, waits included (py-spy --idle --threads), so the database
+    # thread's time splits into its work and what it waits for. "gil": only the thread holding the
+    # GIL (--gil), i.e. where the process's one core of Python goes.
+    extra = {"cpu": [], "wall": ["--idle", "--threads"], "gil": ["--gil", "--threads"]}[args.profile_mode]
     return [
         subprocess.Popen([str(spy), "record", "--nonblocking", "-r", "50", "-f", "raw", "-d", str(int(args.duration)),
-                          "-p", str(s.pid), "-o", str(out / f"{label}-daphne{i}.txt")],
+                          *extra, "-p", str(s.pid), "-o", str(out / f"{label}-daphne{i}.txt")],
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         for i, s in enumerate(servers)
     ]
@@ -278,8 +288,11 @@ def parse_args(argv=None):
     parser.add_argument("--pad", type=int, default=2500, help="bytes of padding in the echo's state frame")
     parser.add_argument("--idle-spectators", type=int, default=1000, help="idle sockets for the memory figure (0: skip)")
     parser.add_argument("--conn-max-age", type=int,
-                        help="CONN_MAX_AGE for the servers (default: 60 in production, as docs/deploy.md says; "
-                        "else the settings' 0)")
+                        help="CONN_MAX_AGE for the servers (default: the settings', i.e. 60 in production and 0 "
+                        "embedded)")
+    parser.add_argument("--socket-rate", default="1000/1",
+                        help="MATCH_SOCKET_RATE for the servers it starts, frames/seconds per socket (default "
+                        "1000/1: the real 20/5 would refuse a saturated player's commands; '' keeps the settings')")
     parser.add_argument("--processes", type=int, help="daphne processes (default 1 embedded, 2 production)")
     parser.add_argument("--url", help="comma-separated ws://127.0.0.1:port of running servers instead of starting them "
                         "(their DATABASE_URL, REDIS_URL and SECRET_KEY must be in this environment)")
@@ -287,14 +300,15 @@ def parse_args(argv=None):
     parser.add_argument("--redis-db", type=int, default=11, help="Redis database for the channel layer (must be empty)")
     parser.add_argument("--no-echo", action="store_true", help="skip the echo reference runs")
     parser.add_argument("--profile", help="folder for py-spy raw profiles of the servers during the last level's runs")
+    parser.add_argument("--profile-mode", choices=("cpu", "wall", "gil"), default="cpu",
+                        help="with --profile: py-spy's default (threads on a CPU), wall (idle threads too, per "
+                        "thread) or gil (the thread holding the GIL)")
     parser.add_argument("--svg", help="write the load curve here (with --curve)")
     parser.add_argument("--json", help="also write the final JSON here")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     if args.matches is None:
         args.matches = 50 if args.setup == "embedded" else 200
-    if args.conn_max_age is None and args.setup == "production":
-        args.conn_max_age = 60
     require_loopback(args.pg)
     return args
 
@@ -302,7 +316,8 @@ def parse_args(argv=None):
 def main(argv=None):
     args = parse_args(argv)
     started = time.time()
-    env = Environment(args.setup, args.pg, f"redis://127.0.0.1:6379/{args.redis_db}", args.conn_max_age)
+    env = Environment(args.setup, args.pg, f"redis://127.0.0.1:6379/{args.redis_db}", args.conn_max_age,
+                      args.socket_rate)
     servers = []
     try:
         if args.url:
@@ -323,10 +338,12 @@ def main(argv=None):
                 server.wait_ready()
             urls = [s.url for s in servers]
         print(f"setup {args.setup}: {len(urls)} daphne process(es) {urls}; {args.spectators} spectator(s) per match; "
-              f"think {args.think} s; {args.duration:g} s per run; CONN_MAX_AGE={args.conn_max_age or 0}", flush=True)
+              f"think {args.think} s; {args.duration:g} s per run; CONN_MAX_AGE="
+              f"{'settings default' if args.conn_max_age is None else args.conn_max_age}; "
+              f"MATCH_SOCKET_RATE={args.socket_rate or 'settings default'}", flush=True)
         result = asyncio.run(bench(args, servers, urls))
         result.update(setup=args.setup, processes=len(urls), spectators=args.spectators, think_s=args.think,
-                      duration_s=args.duration, conn_max_age=args.conn_max_age or 0, seconds=round(time.time() - started))
+                      duration_s=args.duration, conn_max_age=args.conn_max_age, socket_rate=args.socket_rate, seconds=round(time.time() - started))
         if args.svg and len(result["levels"]) > 1:
             from _loadchart import render
 

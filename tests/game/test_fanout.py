@@ -1,0 +1,310 @@
+"""What the match sockets of one process share when a match changes (game/fanout.py): the work per
+change must not grow with the sockets watching, and sharing must never cost a version or show one
+audience another's view."""
+import asyncio
+import json
+import threading
+import time
+
+import pytest
+from asgiref.sync import SyncToAsync
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.db.backends import utils as db_utils
+
+from game import fanout, frames, imports, services
+from game.models import Match, MatchEvent
+
+from .helpers import GUEST_TEAMS, HOST_TEAMS, live_match, open_socket
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def queries(monkeypatch, settings):
+    """The SQL statements the sockets' database thread runs (asgiref's single thread, where every
+    database call of a socket, and of these tests, runs), in order. Background threads (bot runner,
+    clocks) are left out: they run on timers of their own. So is the process's recheck
+    (game/recheck.py, tests/faults/test_resume.py): it shares that thread but runs on a timer."""
+    settings.RECHECK_SECONDS = 0
+    seen = []
+    execute = db_utils.CursorWrapper._execute_with_wrappers
+    sockets_thread = SyncToAsync.single_thread_executor.submit(threading.get_ident).result()
+
+    def counting(self, sql, *args, **kwargs):
+        if threading.get_ident() == sockets_thread:
+            seen.append(sql)
+        return execute(self, sql, *args, **kwargs)
+
+    monkeypatch.setattr(db_utils.CursorWrapper, "_execute_with_wrappers", counting)
+    return seen
+
+
+async def watched_match(host, guest, spectators):
+    """A live match with both players' sockets and ``spectators`` spectator sockets, all said hello."""
+    match = await database_sync_to_async(live_match)(host, guest)
+    sockets = [await open_socket(match.pk, host), await open_socket(match.pk, guest)]
+    sockets += [await open_socket(match.pk) for _ in range(spectators)]
+    for socket in sockets:
+        await socket.hello()
+    for socket in sockets:
+        # The presence news of the later arrivals.
+        while not await socket.nothing_more():
+            await socket.receive()
+    return match, sockets
+
+
+async def queries_for_one_pick(host, guest, spectators, queries):
+    """The statements a pick costs, its own and every socket's, until every socket has its state."""
+    fanout.clear()
+    match, sockets = await watched_match(host, guest, spectators)
+    try:
+        queries.clear()
+        await database_sync_to_async(services.apply_command)(match.pk, host, "h", 0, HOST_TEAMS[1])
+        for socket in sockets:
+            got = [f["type"] for f in await socket.receive_until(lambda f: f["type"] == "state")]
+            assert got == ["version", "state"]
+        for socket in sockets:
+            assert await socket.nothing_more()
+        return list(queries)
+    finally:
+        for socket in sockets:
+            await socket.disconnect()
+
+
+def command_only(match_id, user, queries):
+    """The statements of the same pick with no socket open."""
+    queries.clear()
+    services.apply_command(match_id, user, "h", 0, HOST_TEAMS[1])
+    return list(queries)
+
+
+async def test_a_doorbell_costs_each_socket_one_call_on_the_database_thread(host, guest, monkeypatch):
+    """The database thread runs every database call of a process's sockets one after another:
+    a socket that queued more than one per change would wait in that queue more than once."""
+    match, sockets = await watched_match(host, guest, 3)
+    executor = SyncToAsync.single_thread_executor
+    submitted = []
+    submit = executor.submit
+    monkeypatch.setattr(executor, "submit", lambda *args, **kwargs: submitted.append(args) or submit(*args, **kwargs))
+    try:
+        await database_sync_to_async(services.apply_command)(match.pk, host, "h", 0, HOST_TEAMS[1])
+        for socket in sockets:
+            await socket.receive_until(lambda f: f["type"] == "state")
+        # The command's own call, then one per socket.
+        assert len(submitted) == 1 + len(sockets)
+    finally:
+        for socket in sockets:
+            await socket.disconnect()
+
+
+async def test_a_change_costs_the_same_queries_with_one_spectator_or_six(host, guest, queries):
+    one = await queries_for_one_pick(host, guest, 1, queries)
+    six = await queries_for_one_pick(host, guest, 6, queries)
+    match = await database_sync_to_async(live_match)(host, guest)
+    alone = await database_sync_to_async(command_only)(match.pk, host, queries)
+    assert len(six) == len(one), "\n".join(s[:90] for s in ["ONE"] + one + ["SIX"] + six)
+    # Eight sockets of one process: one read of the match after the doorbell and one of the new
+    # version's events between them, and no presence count (nobody came or went).
+    shared = len(six) - len(alone)
+    assert shared <= 2, six[len(alone):]
+    assert not any("presence" in sql.lower() for sql in six[len(alone):])
+
+
+async def test_a_presence_change_is_counted_once_for_every_socket_of_a_process(host, guest, outsider, queries):
+    match, sockets = await watched_match(host, guest, 4)
+    try:
+        queries.clear()
+        newcomer = await open_socket(match.pk)
+        for socket in sockets:
+            assert (await socket.receive()) == {"type": "presence", "spectators": 5, "players": [True, True]}
+        counts = [sql for sql in queries if "presence" in sql.lower() and "count" in sql.lower()]
+        # The newcomer's own checks (sockets per user: none for an anonymous spectator) and one
+        # count shared by the six sockets that heard of it.
+        assert len(counts) == 1, counts
+        await newcomer.disconnect()
+        for socket in sockets:
+            assert (await socket.receive())["spectators"] == 4
+    finally:
+        for socket in sockets:
+            await socket.disconnect()
+
+
+async def test_state_frames_carry_the_counts_of_the_last_presence_change(host, guest):
+    match, sockets = await watched_match(host, guest, 2)
+    host_socket, guest_socket, first, second = sockets
+    try:
+        await first.disconnect()
+        for socket in (host_socket, guest_socket, second):
+            assert (await socket.receive())["spectators"] == 1
+        await database_sync_to_async(services.apply_command)(match.pk, guest, "g", 0, GUEST_TEAMS[1])
+        for socket in (host_socket, guest_socket, second):
+            state = (await socket.receive_until(lambda f: f["type"] == "state"))[-1]
+            assert (state["spectators"], state["connected"]) == (1, [True, True])
+        await guest_socket.disconnect()
+        assert (await host_socket.receive())["players"] == [True, False]
+        await database_sync_to_async(services.apply_command)(match.pk, host, "h", 0, HOST_TEAMS[1])
+        state = (await host_socket.receive_until(lambda f: f["type"] == "state"))[-1]
+        assert (state["spectators"], state["connected"]) == (1, [True, False])
+    finally:
+        for socket in (host_socket, second):
+            await socket.disconnect()
+
+
+async def test_every_socket_gets_its_own_audience_s_view_from_the_shared_parts(host, guest):
+    match, sockets = await watched_match(host, guest, 2)
+    try:
+        await database_sync_to_async(services.apply_command)(match.pk, host, "h", 0, HOST_TEAMS[1])
+        await database_sync_to_async(services.apply_command)(match.pk, guest, "g", 0, GUEST_TEAMS[1])
+        fresh = await database_sync_to_async(Match.objects.select_related("host", "guest").get)(pk=match.pk)
+        for seat, socket in zip((0, 1, None, None), sockets):
+            got = [f for f in await socket.receive_until(lambda f: f["type"] == "state" and f["version"] == 2)]
+            versions = [(f["version"], f["events"]) for f in got if f["type"] == "version"]
+            expected = await database_sync_to_async(frames.versions)(fresh, seat, 0)
+            assert versions == [(v, e) for v, e in expected]
+            state = got[-1]
+            truth = await database_sync_to_async(frames.payload)(fresh, seat)
+            assert (state["audience"], state["view"], state["legal"], state["pick"]) == (
+                truth["audience"], truth["view"], truth["legal"], truth["pick"]
+            )
+    finally:
+        for socket in sockets:
+            await socket.disconnect()
+
+
+def test_a_cached_view_never_serves_another_audience(host, guest):
+    fanout.clear()
+    match = live_match(host, guest)
+    services.apply_command(match.pk, host, "h", 0, HOST_TEAMS[1])
+    services.apply_command(match.pk, guest, "g", 0, GUEST_TEAMS[1])
+    match = frames.load_match(match.pk)
+    # Each audience asks right after another has filled the cache for the same version.
+    for seat in (0, 1, None, 0, None, 1):
+        assert fanout.engine_part(match, seat) == frames.engine_part(match, seat)
+        assert fanout.versions(match, seat, 0) == frames.versions(match, seat, 0)
+    spectator = fanout.engine_part(match, None)[0]
+    assert all(fish.get("fish") is None for side in spectator["teams"] for fish in side)
+
+
+def test_a_read_made_before_a_ring_is_never_used_for_it(host, guest):
+    fanout.clear()
+    match = live_match(host, guest)
+    before = fanout.match_after(match.pk, "ring-1")
+    services.cancel_match(match, host)  # a change that keeps the version
+    assert fanout.match_after(match.pk, "ring-1") is before  # the same ring: the read made after it
+    after = fanout.match_after(match.pk, "ring-2")
+    assert (before.status, after.status) == ("live", "cancelled")
+    assert fanout.match_after(match.pk) is not after  # an unnamed ring always reads
+
+
+async def test_a_socket_that_missed_a_doorbell_catches_up_at_the_next(host, guest, monkeypatch):
+    match, sockets = await watched_match(host, guest, 1)
+    try:
+        ring = services.ring_doorbell
+        monkeypatch.setattr(services, "ring_doorbell", lambda match_id, version: None)
+        await database_sync_to_async(services.apply_command)(match.pk, host, "h", 0, HOST_TEAMS[1])
+        for socket in sockets:
+            assert await socket.nothing_more()
+        monkeypatch.setattr(services, "ring_doorbell", ring)
+        await database_sync_to_async(services.apply_command)(match.pk, guest, "g", 0, GUEST_TEAMS[1])
+        for socket in sockets:
+            got = [f for f in await socket.receive_until(lambda f: f["type"] == "state") if f["type"] != "presence"]
+            assert [(f["type"], f["version"]) for f in got] == [("version", 1), ("version", 2), ("state", 2)]
+    finally:
+        for socket in sockets:
+            await socket.disconnect()
+
+
+def test_the_shared_tables_are_bounded():
+    table = fanout.LRU(3)
+    for key in range(5):
+        table.put(key, key)
+    assert len(table) == 3 and table.get(0) is None and table.get(4) == 4
+    table.get(2)  # used: kept over 3, the least recently used now
+    table.put(5, 5)
+    assert table.get(3) is None and table.get(2) == 2
+    assert all(t.size for t in (fanout.rows, fanout.events, fanout.projections, fanout.parts, fanout.counts))
+
+
+def same_row(plain, fast):
+    fields = [field.attname for field in Match._meta.concrete_fields]
+    assert [getattr(fast, f) for f in fields] == [getattr(plain, f) for f in fields]
+    assert frames.players(fast) == frames.players(plain)
+    for seat in (0, 1, None):
+        mine, theirs = frames.payload(fast, seat), frames.payload(plain, seat)
+        mine["clock"].pop("server_time"), theirs["clock"].pop("server_time")
+        assert mine == theirs
+
+
+def test_the_shared_reads_find_what_the_orm_finds(host, guest):
+    waiting = services.create_match(host)
+    live = live_match(host, guest, private=True)
+    services.apply_command(live.pk, host, "h", 0, HOST_TEAMS[1])
+    over = live_match(host, guest)
+    services.resign(over, guest)
+    for match in (waiting, live, over):
+        same_row(frames.load_match(match.pk), fanout.read_match(match.pk))
+        fast = fanout.read_match(match.pk)
+        assert fanout.read_events(match.pk, 0, fast.version) == dict(
+            MatchEvent.objects.filter(match=match).values_list("version", "events")
+        )
+    assert fanout.read_match(waiting.pk).guest is None and fanout.read_match(live.pk).host.username == "host"
+    assert fanout.read_match(10**9) is None and fanout.read_match(2**63) is None
+
+
+def test_the_shared_reads_find_an_imported_match(host, guest):
+    from tests.history.helpers import finish, stored_commands
+
+    played = finish(host, guest, 7)
+    commands = [{"player": seat, **command} for seat, command in stored_commands(played)]
+    record = {"format": "aquawar-record/1", "seed": played.seed, "commands": commands}
+    imported = imports.import_record(json.dumps(record).encode(), host)
+    same_row(frames.load_match(imported.pk), fanout.read_match(imported.pk))
+    assert (imported.host_id, fanout.read_match(imported.pk).host) == (None, None)
+
+
+async def test_a_command_does_not_wait_for_its_doorbell(host, guest, monkeypatch):
+    """The ring is sent by the event loop: the database thread, which every socket of the process
+    shares, goes on meanwhile instead of waiting for the channel layer."""
+    match, (host_socket, guest_socket) = await watched_match(host, guest, 0)
+    layer = get_channel_layer()
+    send = layer.group_send
+
+    async def slow(group, message):
+        if message["type"] == "match.changed":
+            await asyncio.sleep(1.5)
+        await send(group, message)
+
+    monkeypatch.setattr(layer, "group_send", slow)
+    try:
+        started = time.monotonic()
+        await host_socket.send({"type": "command", "id": "h", "version": 0, "command": HOST_TEAMS[1]})
+        assert (await host_socket.receive_type("ack"))["version"] == 1
+        assert time.monotonic() - started < 1.0
+        got = await guest_socket.receive_until(lambda f: f["type"] == "state")
+        assert [f["type"] for f in got] == ["version", "state"] and time.monotonic() - started >= 1.5
+    finally:
+        await host_socket.disconnect()
+        await guest_socket.disconnect()
+
+
+async def test_a_doorbell_that_fails_is_logged_and_the_command_stands(host, guest, monkeypatch, caplog):
+    match, (host_socket, guest_socket) = await watched_match(host, guest, 0)
+    layer = get_channel_layer()
+    send = layer.group_send
+
+    async def failing(group, message):
+        if message["type"] == "match.changed":
+            raise ConnectionError("Redis is away")
+        await send(group, message)
+
+    monkeypatch.setattr(layer, "group_send", failing)
+    try:
+        await host_socket.send({"type": "command", "id": "h", "version": 0, "command": HOST_TEAMS[1]})
+        assert (await host_socket.receive_type("ack"))["version"] == 1
+        assert await guest_socket.nothing_more()
+        assert "doorbell failed" in caplog.text and "Redis is away" in caplog.text
+        assert (await database_sync_to_async(Match.objects.get)(pk=match.pk)).version == 1
+    finally:
+        await host_socket.disconnect()
+        await guest_socket.disconnect()

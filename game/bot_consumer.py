@@ -5,21 +5,24 @@ change, legal commands included, and sends commands as on the match socket (docs
 seat is under the contest rules: an illegal command or a malformed frame loses the whole match at
 once, and so does letting the move clock run out (``game.botplay`` keeps that clock even when
 nobody is connected). Like the match socket, it learns of changes only through the doorbell and
-reads what it missed from the database.
+reads what it missed from the database; game/recheck.py rings it for whatever the doorbell missed
+(a Redis restart forgets every group).
 """
 import asyncio
 import json
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 
-from . import apitokens, botclock, botplay, botseats, frames, services
+from . import apitokens, botclock, botplay, botseats, frames, recheck, services
 from .access import may_watch
 from .bot_protocol import parse, token_from
 from .botmodels import BotSeat
 from .bots import LEVELS
 from .models import Match
 from .protocol import ProtocolError
+from .ratelimit import FrameRate
 from .services import ServiceError, match_group
 
 UNAUTHORIZED = 4401
@@ -43,6 +46,7 @@ class BotConsumer(AsyncWebsocketConsumer):
         # match socket): a doorbell for nothing new sends nothing.
         self.version = None
         self.last_sent = None
+        self.rate = FrameRate(*settings.BOT_SOCKET_RATE)
         # Refusing needs a close code, and a close code needs an accepted socket.
         await self.accept()
         self.user = await database_sync_to_async(apitokens.user_for)(token_from(self.scope))
@@ -54,6 +58,7 @@ class BotConsumer(AsyncWebsocketConsumer):
         await self.send_json({"type": "welcome", **welcome})
 
     async def disconnect(self, code):
+        recheck.forget(self)
         if self.match_id is not None:
             await self.channel_layer.group_discard(match_group(self.match_id), self.channel_name)
 
@@ -65,7 +70,13 @@ class BotConsumer(AsyncWebsocketConsumer):
             await super().dispatch(message)
 
     async def receive(self, text_data=None, bytes_data=None):
+        # Frames are handled only once connect() has finished, so no user here means a refused
+        # token: the socket is closing and the frame has nobody to act for.
         if self.user is None:
+            return
+        if self.rate.refuse():
+            # Not a breach of the rules of play: nothing was looked at, so nothing is forfeited.
+            await self.send_error("rate_limited", self.rate.message())
             return
         try:
             frame = parse(text_data, self.match_id)
@@ -107,12 +118,13 @@ class BotConsumer(AsyncWebsocketConsumer):
             # As on the match socket: a private match without its invite looks like no match at all.
             await self.send_error("no_match", "There is no such match.")
             return
+        # ``version``: the last version the program has, as in ``hello`` (a reconnect resumes there).
         if match.seat_of(self.user) is not None:
-            await self.take_seat(botseats.claim_seat, match.pk, self.user)
+            await self.take_seat(botseats.claim_seat, match.pk, self.user, known=frame["version"])
         else:
-            await self.take_seat(botseats.join_for_program, match, self.user)
+            await self.take_seat(botseats.join_for_program, match, self.user, known=frame["version"])
 
-    async def take_seat(self, service, *args, **kwargs):
+    async def take_seat(self, service, *args, known=None, **kwargs):
         try:
             match = await database_sync_to_async(service)(*args, **kwargs)
         except ServiceError as error:
@@ -122,13 +134,14 @@ class BotConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(match_group(self.match_id), self.channel_name)
         self.match_id = match.pk
         await self.channel_layer.group_add(match_group(self.match_id), self.channel_name)
+        recheck.watch(self)
         # Read after joining the group: a change committed in between is then caught by its doorbell.
         match = await self.load()
         seat = match.seat_of(self.user)
         invite = match.invite_token if match.private else None
         seated = {"match": match.pk, "seat": seat, "private": match.private, "invite": invite}
         await self.send_json({"type": "match", **seated})
-        await self.catch_up(match, None)
+        await self.catch_up(match, known)
 
     async def act(self, client_id, service, *args):
         try:
@@ -166,6 +179,10 @@ class BotConsumer(AsyncWebsocketConsumer):
 
     async def load(self):
         return await database_sync_to_async(frames.load_match)(self.match_id)
+
+    def is_behind(self, version, status, _rematch_status):
+        """Whether the match is past what this socket last sent (game/recheck.py asks)."""
+        return self.last_sent is not None and (version, status) != self.last_sent[:2]
 
     async def match_changed(self, message):
         if self.version is None:

@@ -9,7 +9,7 @@ import re
 from urllib.parse import parse_qs
 
 from .bots import LEVELS
-from .protocol import ProtocolError, parse as parse_match_frame
+from .protocol import ProtocolError, _version, parse as parse_match_frame
 
 SEAT_TYPES = ("create", "join", "play")
 MAX_INVITE = 64
@@ -58,9 +58,12 @@ def _seat_request(frame):
             raise ProtocolError("bad_field", f"\"level\" must be one of: {', '.join(LEVELS)}.")
         return {"type": "play", "level": level}
     match_id, invite = frame.get("match"), frame.get("invite")
+    # Optional: the last version the program has (a reconnect), so the seat resumes right after it
+    # with the versions it missed and a ``state``, as ``hello`` does; without it, a ``snapshot``.
+    version = _version(frame, optional=True)
     is_id = isinstance(match_id, int) and not isinstance(match_id, bool) and 0 < match_id <= MAX_MATCH_ID
     if is_id and invite is None:
-        return {"type": "join", "match": match_id, "invite": None}
+        return {"type": "join", "match": match_id, "invite": None, "version": version}
     if isinstance(invite, str) and INVITE_TOKEN.fullmatch(invite) and match_id is None:
-        return {"type": "join", "match": None, "invite": invite}
+        return {"type": "join", "match": None, "invite": invite, "version": version}
     raise ProtocolError("bad_field", "Join with either \"match\" (a match id) or \"invite\" (an invite token).")

@@ -1,7 +1,5 @@
 import pytest
 
-from game import botplay
-
 
 @pytest.fixture(autouse=True)
 def bot_settings(settings):
@@ -15,12 +13,3 @@ def bot_settings(settings):
     settings.BOT_SWEEP_SECONDS = 0
     settings.BOT_LEVEL_OPTIONS = {"expert": {"worlds": 2, "beam": 3, "time_cap": 0.5}}
 
-
-
-@pytest.fixture(autouse=True)
-def no_timers_left_behind():
-    """A program's clock outlives its test in the clock thread; a timer firing after the test's
-    database is gone would only log errors."""
-    yield
-    with botplay._clock._condition:
-        botplay._clock._timers.clear()

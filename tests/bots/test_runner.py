@@ -64,8 +64,11 @@ async def test_a_bot_decides_from_its_own_projection_only(host, level, monkeypat
     assert not leaks
     assert {player for player, _, _ in calls} == {1}
     assert {phase for _, phase, _ in calls} == {"pick", "assert", "act"}
-    # The scan had something to find: hidden fish were on the board at many decisions.
-    assert sum(1 for _, phase, secrets in calls if phase != "pick" and secrets) >= 5
+    # The scan had something to find: hidden fish were on the board at the bot's decisions. Each
+    # round starts with all four of the person's fish hidden and a match has at least two rounds,
+    # so this fails only if the random teams overlap almost entirely (a species the bot fields or
+    # has named is no secret); the old floor of five decisions failed on short matches.
+    assert sum(1 for _, phase, secrets in calls if phase != "pick" and secrets) >= 2
 
 
 @database_sync_to_async

@@ -8,7 +8,6 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
-from game import botplay
 from game.bot_protocol import parse
 from game.models import Match
 from game.protocol import ProtocolError
@@ -24,9 +23,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def calm_bots(settings):
     settings.BOT_MOVE_SECONDS = 30
     settings.BOT_SWEEP_SECONDS = 0
-    yield
-    with botplay._clock._condition:
-        botplay._clock._timers.clear()
 
 
 UNHASHABLE_LEVELS = ([], [None], {}, {"a": 1})

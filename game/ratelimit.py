@@ -1,0 +1,24 @@
+"""How many frames one socket may send: a sliding window, kept per socket (no shared state)."""
+import time
+from collections import deque
+
+
+class FrameRate:
+    """At most ``limit`` frames in any ``window`` seconds; the frame that would exceed it is refused."""
+
+    def __init__(self, limit, window):
+        self.limit, self.window = limit, window
+        self._recent = deque()
+
+    def refuse(self):
+        """True if this frame is one too many for the window; otherwise it is counted."""
+        now = time.monotonic()
+        while self._recent and self._recent[0] <= now - self.window:
+            self._recent.popleft()
+        if len(self._recent) >= self.limit:
+            return True
+        self._recent.append(now)
+        return False
+
+    def message(self):
+        return f"Slow down: at most {self.limit} frames per {self.window} seconds. That one was ignored."

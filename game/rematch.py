@@ -1,7 +1,8 @@
 """Rematches: after a finished match either player offers one; the other accepts or declines.
 
 Accepting starts a new live match between the same two accounts, in the same seats, under the same
-time control, with the round-1 first mover swapped. Each match has at most one rematch
+time control, with the round-1 first mover swapped. The computer always accepts at once: against a
+built-in level an offer starts the rematch, with the same level in the same seat. Each match has at most one rematch
 (``Match.rematch_of`` is one to one), and the offer, the answer and the new match are one
 transaction under the old match's lock, so two players accepting at once (or from two tabs) start
 it once.
@@ -10,6 +11,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from . import engine
+from .botmodels import BotSeat
 from .models import Match, new_seed
 from .services import ServiceError, _changed, _locked, _ring_on_commit
 
@@ -53,6 +55,10 @@ def answer(match_id, user, action):
         elif status == OFFERED:
             fields = {"rematch_status": ACCEPTED}
             _start(current)
+        elif _computer_in(current, 1 - seat):
+            # The computer accepts at once.
+            fields = {"rematch_status": ACCEPTED, "rematch_offer": seat}
+            _start(current)
         else:
             fields = {"rematch_status": OFFERED, "rematch_offer": seat}
         Match.objects.filter(pk=current.pk).update(**fields)
@@ -60,6 +66,10 @@ def answer(match_id, user, action):
         _ring_on_commit(current.pk, current.version)
     current.refresh_from_db()
     return current
+
+
+def _computer_in(match, seat):
+    return match.bot_seats.filter(seat=seat).exclude(level=BotSeat.PROGRAM).exists()
 
 
 def _start(old):
@@ -75,6 +85,11 @@ def _start(old):
         first_mover=first,
         rematch_of=old,
         move_seconds=old.move_seconds,
+    )
+    # The built-in levels play on; a program seat is not carried over: its program takes the new
+    # match's seat itself (or the person plays it).
+    BotSeat.objects.bulk_create(
+        BotSeat(match=new, seat=bot.seat, level=bot.level) for bot in old.bot_seats.exclude(level=BotSeat.PROGRAM)
     )
     _changed(new, 0, engine.view(fresh, "all"))
     return new

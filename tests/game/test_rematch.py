@@ -3,7 +3,8 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
 
-from game import engine, rematch, services
+from game import botseats, engine, rematch, services
+from game.botmodels import BotSeat
 from game.models import Match
 
 from .helpers import live_match, open_socket
@@ -140,3 +141,25 @@ async def test_it_works_over_the_socket_and_pushes_to_both_pages(host, guest, ou
     finally:
         for socket in (mine, theirs, watcher):
             await socket.disconnect()
+
+
+def test_the_computer_accepts_at_once_and_plays_the_rematch(host, settings):
+    settings.BOT_SWEEP_SECONDS = 0
+    old = botseats.start_vs_computer(host, "greedy", move_seconds=30)
+    services.resign(old, host, "r")
+    info = rematch.info(rematch.answer(old.pk, host, "offer"))
+    assert (info["status"], info["offered_by"]) == ("accepted", 0)
+    new = Match.objects.get(pk=info["match"])
+    assert (new.host, new.guest, new.move_seconds) == (old.host, old.guest, 30)
+    # The same level in the same seat, so the bot moves (and its clock runs) in the new match too.
+    assert list(new.bot_seats.values_list("seat", "level")) == [(1, "greedy")]
+    assert new.first_mover == 1 - first_mover(old)
+
+
+def test_a_program_seat_is_not_carried_into_the_rematch(host, guest):
+    old = finished_match(host, guest)
+    BotSeat.objects.create(match=old, seat=0, level=BotSeat.PROGRAM)
+    # A program seat is no computer: nobody answers for it.
+    assert rematch.info(rematch.answer(old.pk, guest, "offer"))["status"] == "offered"
+    new = Match.objects.get(pk=rematch.info(rematch.answer(old.pk, host, "accept"))["match"])
+    assert not new.bot_seats.exists()

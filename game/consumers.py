@@ -349,7 +349,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         with translation.override(self.language):
             self.log_book, entries = presenter.full_log(match, seat)
             ctx = presenter.context(frames.payload(match, seat), spectators, self.log_book.marks, players)
-            html = presenter.render_parts(ctx) + presenter.render_log(entries, append=False)
+            html = presenter.render_parts({**ctx, "invite": self.invite}) + presenter.render_log(entries, append=False)
         self.version = match.version
         self.last_sent = sent_key(match, seat)
         return html
@@ -369,7 +369,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
             entries = self.log_book.entries(fanout.versions(match, seat, self.version))
             # The page's forms are built from a payload of its own (the cached parts are shared).
             ctx = presenter.context(frames.payload(match, seat), spectators, self.log_book.marks, players)
-            html = presenter.render_parts(ctx, ("status", "board", "controls")) + presenter.render_log(
+            # The history links change with the status only (the match went live, say).
+            parts = ("status", "board", "controls") + (("links",) if match.status != self.last_sent[1] else ())
+            html = presenter.render_parts({**ctx, "invite": self.invite}, parts) + presenter.render_log(
                 entries, append=True
             )
         self.version = match.version

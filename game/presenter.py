@@ -39,7 +39,7 @@ REFUSALS = {
 MAX_MARKS = 4
 # A clock this close to running out is drawn as urgent (match.js keeps it so as it ticks down).
 URGENT_SECONDS = 10
-PARTS = ("status", "board", "controls", "spectators")
+PARTS = ("status", "board", "controls", "spectators", "links")
 
 
 def hp_level(hp):

@@ -43,6 +43,7 @@ def match_page(request, match_id):
             "ws_url": f"/ws/match/{match.pk}/?{urlencode(query)}",
             "invite_url": request.build_absolute_uri(reverse("invite", args=[match.invite_token])),
             "resign_id": uuid.uuid4().hex,
+            "invite": invite,
         }
     )
     return render(request, "game/match.html", context)

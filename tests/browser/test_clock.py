@@ -63,6 +63,9 @@ def test_the_player_who_runs_out_of_time_loses(browser, live_server_url, screens
         page.wait_for_selector("#match-status[data-status=finished]", timeout=20_000)
         assert page.locator(".clock").count() == 0
         assert f"{guest_name} ran out of time — {host_name} wins the match." in page.inner_text("#match-log")
+        # The page was not reloaded: the links to the finished match came over the socket.
+        assert "Summary and HP chart" in page.inner_text("#match-links")
+    assert not host.locator(".resign-form").is_visible() and not guest.locator(".resign-form").is_visible()
     assert "You ran out of time." in guest.inner_text(".banner")
     assert f"{guest_name} ran out of time." in host.inner_text(".banner")
     assert f"{guest_name} ran out of time." in watcher.inner_text(".banner")

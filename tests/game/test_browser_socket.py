@@ -5,6 +5,8 @@ import re
 import pytest
 from channels.db import database_sync_to_async
 
+from game import services
+
 from .helpers import db_match, live_match, open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -66,5 +68,25 @@ async def test_it_explains_a_refused_form_in_the_notice(host, guest):
         await page.send({"type": "hello", "version": None})
         assert 'data-version="0"' in await page.receive()
         assert (await db_match(match.pk)).version == 0
+    finally:
+        await page.disconnect()
+
+
+async def test_the_history_links_follow_the_match_to_its_end(host, guest):
+    """The page is not reloaded when a match goes live or ends: its links come over the socket."""
+    match = await database_sync_to_async(services.create_match)(host)
+    page = await open_socket(match.pk, host, html=True)
+    try:
+        first = await page.receive_until(lambda text: 'id="match-links"' in text)
+        assert "Replay" not in first[-1].split('id="match-links"')[1].split("</p>")[0]
+        await database_sync_to_async(services.join_match)(match, guest)
+        live = await page.receive_until(lambda text: 'id="match-links"' in text)
+        links = live[-1].split('id="match-links"')[1].split("</p>")[0]
+        assert "Replay so far" in links and "Summary" not in links
+        await database_sync_to_async(services.resign)(match, guest, "r")
+        ended = await page.receive_until(lambda text: 'data-status="finished"' in text)
+        links = ended[-1].split('id="match-links"')[1].split("</p>")[0]
+        assert "Summary and HP chart" in links and f"/{match.pk}/record.json" in links
+        assert "Replay so far" not in links
     finally:
         await page.disconnect()

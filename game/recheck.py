@@ -12,11 +12,15 @@ So every ``RECHECK_SECONDS`` each process
   when it does not come back, every watched socket re-joins its group (so presence news reaches it
   again too), and so does the canary;
 - reads the version and status of every match watched here in one query, and rings, through its
-  own queue, each socket that is behind the database, as its doorbell would have. Sockets of one
-  match share one ``ring`` token, so they share one read of the match (game/fanout.py).
+  own queue, each socket that has been behind the database since the last round without sending
+  anything meanwhile, as its doorbell would have. Sockets of one match share one ``ring`` token, so
+  they share one read of the match (game/fanout.py).
+
+A lost doorbell is so made up for within two rounds, and a socket whose doorbell is merely queued
+behind other work is left alone: ringing it would only add to the queue.
 
 Its cost does not grow with the number of sockets: one query and two channel-layer messages per
-process per round, plus the rings for whatever was missed.
+process per round, plus the rings for whatever was lost.
 """
 import asyncio
 import logging
@@ -47,6 +51,8 @@ class Watch:
         self.sockets = {}  # channel name -> consumer
         self.task = None
         self.canary = None
+        # Channel name -> what the socket had last sent when a round found it behind the database.
+        self.suspects = {}
 
     def start(self):
         if self.task is None or self.task.done():
@@ -97,12 +103,18 @@ class Watch:
     async def ring_the_behind(self, layer):
         sockets = list(self.sockets.items())
         current = await database_sync_to_async(read_keys)({consumer.match_id for _c, consumer in sockets})
-        rings = {}
+        suspects, rings = {}, {}
         for channel, consumer in sockets:
             key = current.get(consumer.match_id)
-            if key is not None and consumer.is_behind(*key):
+            if key is None or not consumer.is_behind(*key):
+                continue
+            # Behind may only mean its doorbell is still queued (a busy process is seconds behind);
+            # behind since the last round with nothing sent meanwhile means the doorbell was lost.
+            if self.suspects.get(channel) == consumer.last_sent:
                 ring = rings.setdefault(consumer.match_id, f"recheck-{secrets.token_hex(8)}")
                 await layer.send(channel, {"type": "match.changed", "ring": ring})
+            suspects[channel] = consumer.last_sent
+        self.suspects = suspects
 
 
 def read_keys(match_ids):

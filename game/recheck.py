@@ -8,13 +8,13 @@ docs/faults.md).
 
 So every ``RECHECK_SECONDS`` each process
 
-- checks that its groups still exist: it rings a canary group of its own and listens for the ring;
-  when it does not come back, every watched socket re-joins its group (so presence news reaches it
-  again too), and so does the canary;
 - reads the version and status of every match watched here in one query, and rings, through its
   own queue, each socket that has been behind the database since the last round without sending
   anything meanwhile, as its doorbell would have. Sockets of one match share one ``ring`` token, so
-  they share one read of the match (game/fanout.py).
+  they share one read of the match (game/fanout.py);
+- checks that its groups still exist: it rings a canary group of its own and listens for the ring;
+  when it does not come back in time, every watched socket re-joins its group (so presence news
+  reaches it again too), and so does the canary.
 
 A lost doorbell is so made up for within two rounds, and a socket whose doorbell is merely queued
 behind other work is left alone: ringing it would only add to the queue.
@@ -36,8 +36,10 @@ from .services import match_group
 log = logging.getLogger(__name__)
 
 DEFAULT_RECHECK_SECONDS = 2.0
-# How long the canary's ring may take to come back before the groups count as lost.
-CANARY_WAIT_SECONDS = 1.0
+# How long the canary's ring may take to come back before the groups count as lost, in rounds: a
+# busy process hears its own ring late (the load benchmark saw seconds), a lost group never does,
+# and a false alarm costs a re-join of every socket.
+CANARY_WAIT_ROUNDS = 2.5
 
 
 def recheck_seconds():
@@ -65,9 +67,9 @@ class Watch:
             if not self.sockets:
                 continue
             try:
+                await self.ring_the_behind(layer)
                 if not await self.groups_alive(layer):
                     await self.rejoin(layer)
-                await self.ring_the_behind(layer)
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - the layer or database is down: try again next round
@@ -83,7 +85,7 @@ class Watch:
         token = secrets.token_hex(8)
         await layer.group_send(self.canary_group(), {"type": "recheck.canary", "token": token})
         try:
-            async with asyncio.timeout(CANARY_WAIT_SECONDS):
+            async with asyncio.timeout(CANARY_WAIT_ROUNDS * recheck_seconds()):
                 while (await layer.receive(self.canary)).get("token") != token:
                     pass
         except TimeoutError:

@@ -172,7 +172,7 @@ async def test_after_every_group_is_lost_sockets_rejoin_and_hear_who_comes(host,
         assert (await socket.hello())[-1]["connected"] == [True, False]
         await forget_every_group()
         # Nothing changed in the database: only the canary can tell this socket must re-join.
-        await socket.communicator.receive_nothing(timeout=1.5)
+        await socket.communicator.receive_nothing(timeout=2.5)
         opponent = await open_socket(match.pk, guest)
         try:
             assert await socket.receive() == {"type": "presence", "spectators": 0, "players": [True, True]}

@@ -60,14 +60,17 @@ class BotConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code):
         recheck.forget(self)
         if self.match_id is not None:
-            await self.channel_layer.group_discard(match_group(self.match_id), self.channel_name)
+            await recheck.leave_group(self.channel_layer, match_group(self.match_id), self.channel_name)
 
     async def dispatch(self, message):
         # The match group also carries news meant for browsers (spectator counts, …): only a change
         # of the match concerns a program, and an unknown message must not kill its socket.
         kind = message["type"]
         if kind.startswith("websocket.") or kind == "match.changed":
-            await super().dispatch(message)
+            try:
+                await super().dispatch(message)
+            except recheck.LAYER_DOWN:
+                await recheck.close_to_retry(self, message)
 
     async def receive(self, text_data=None, bytes_data=None):
         # Frames are handled only once connect() has finished, so no user here means a refused

@@ -61,11 +61,15 @@ class MatchConsumer(AsyncWebsocketConsumer):
         """Channels' dispatch, less its ``aclose_old_connections()``: that is one more call on the
         process's database thread for every message (each doorbell, each frame), queued behind the
         other sockets' database work, while every database call here goes through
-        ``database_sync_to_async``, which closes old connections before and after it anyway."""
+        ``database_sync_to_async``, which closes old connections before and after it anyway.
+        A channel layer that fails under a handler (Redis is down) closes the socket, to be retried."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        try:
+            await handler(message)
+        except recheck.LAYER_DOWN:
+            await recheck.close_to_retry(self, message)
 
     async def connect(self):
         self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
@@ -118,7 +122,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         recheck.forget(self)
         if self.heartbeat_task:
             self.heartbeat_task.cancel()
-        await self.channel_layer.group_discard(match_group(self.match_id), self.channel_name)
+        await recheck.leave_group(self.channel_layer, match_group(self.match_id), self.channel_name)
         if await database_sync_to_async(self.depart)():
             await self.ring_presence()
 

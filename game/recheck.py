@@ -27,8 +27,10 @@ import logging
 import secrets
 
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
+from redis.exceptions import RedisError
 
 from .models import Match
 from .services import match_group
@@ -36,6 +38,12 @@ from .services import match_group
 log = logging.getLogger(__name__)
 
 DEFAULT_RECHECK_SECONDS = 2.0
+# What the channel layer raises while Redis is down (the in-memory layer never is).
+LAYER_DOWN = (RedisError, OSError)
+# The close code for a socket the channel layer failed (Redis is down): "try again later". Not the
+# standard 1013, which a server may not send (daphne refuses it): 4013, on which the match page
+# (static/game/match.js) and programs reconnect.
+TRY_AGAIN_LATER = 4013
 # How long the canary's ring may take to come back before the groups count as lost, in rounds: a
 # busy process hears its own ring late (the load benchmark saw seconds), a lost group never does,
 # and a false alarm costs a re-join of every socket.
@@ -98,9 +106,10 @@ class Watch:
         return f"recheck.{self.canary.rsplit('!', 1)[-1]}"
 
     async def rejoin(self, layer):
-        await layer.group_add(self.canary_group(), self.canary)
         for channel, consumer in list(self.sockets.items()):
             await layer.group_add(match_group(consumer.match_id), channel)
+        # The canary last: should Redis fail again halfway, the next round still finds it missing.
+        await layer.group_add(self.canary_group(), self.canary)
 
     async def ring_the_behind(self, layer):
         sockets = list(self.sockets.items())
@@ -117,6 +126,27 @@ class Watch:
                 await layer.send(channel, {"type": "match.changed", "ring": ring})
             suspects[channel] = consumer.last_sent
         self.suspects = suspects
+
+
+async def close_to_retry(consumer, message):
+    """After the channel layer failed under ``consumer``'s handler for ``message`` (Redis is down):
+    the socket may have missed joining its group or ringing the others, and would stay deaf or
+    leave them so. Closed with "try again later", its page or program reconnects and is brought up
+    to date from the database. A socket that was leaving anyway just goes."""
+    if message["type"] == "websocket.disconnect":
+        raise StopConsumer
+    log.warning("channel layer down under %s: closing it to be retried", consumer.channel_name)
+    await consumer.close(code=TRY_AGAIN_LATER)
+
+
+async def leave_group(layer, group, channel):
+    """group_discard for a socket that is going away: with Redis down there is nothing to leave
+    (a restarted Redis has no groups, and a membership left behind expires), and the rest of the
+    socket's goodbye (its presence row) must still happen."""
+    try:
+        await layer.group_discard(group, channel)
+    except LAYER_DOWN:
+        log.info("left %s while the channel layer was down", group)
 
 
 def read_keys(match_ids):

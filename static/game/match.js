@@ -10,7 +10,15 @@
   }
 
   document.addEventListener("htmx:wsConnecting", function () { setConnection("connecting"); });
-  document.addEventListener("htmx:wsClose", function () { setConnection("closed"); });
+  // 4013: the server could not serve the socket for a moment (its Redis restarting, say) and asks
+  // to be tried again; the extension itself only retries the standard codes.
+  var TRY_AGAIN_LATER = 4013;
+  document.addEventListener("htmx:wsClose", function (event) {
+    setConnection("closed");
+    if (event.detail.event.code === TRY_AGAIN_LATER) {
+      setTimeout(function () { event.detail.socketWrapper.reconnect(); }, 500 + Math.random() * 1000);
+    }
+  });
 
   // A socket over a network that went away can look open for minutes, and the extension's backoff
   // can leave a page waiting long after the network is back. So when the browser says it is

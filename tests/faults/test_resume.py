@@ -12,8 +12,9 @@ import random
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from redis.exceptions import ConnectionError as RedisConnectionError
 
-from game import services
+from game import presence, services
 from game.engine import project
 from game.models import Match, MatchEvent
 from game.services import match_group
@@ -194,3 +195,38 @@ async def test_with_the_recheck_off_a_lost_group_stays_deaf(host, guest, setting
         assert await socket.communicator.receive_nothing(timeout=1.0)
     finally:
         await socket.disconnect()
+
+
+async def closing_code(socket):
+    while True:
+        message = await socket.communicator.receive_output(timeout=5)
+        if message["type"] == "websocket.close":
+            return message.get("code")
+
+
+@pytest.mark.parametrize("failing", ["group_add", "group_send"])
+async def test_a_match_socket_the_layer_fails_is_closed_to_be_retried(host, guest, monkeypatch, failing):
+    """Redis down while a page connects: joining its group (or telling the others it came) fails.
+    Left open, the socket would be deaf; closed with 4013, the page reconnects by itself."""
+    match = await database_sync_to_async(live_match)(host, guest)
+
+    async def redis_is_down(*args, **kwargs):
+        raise RedisConnectionError("Connection refused")
+
+    monkeypatch.setattr(get_channel_layer(), failing, redis_is_down)
+    socket = await open_socket(match.pk, host, html=True)
+    assert await closing_code(socket) == 4013
+    await socket.disconnect()  # the browser's side of the closing handshake
+    # Gone for good, presence row and all: the opponent is not shown a player who is not there.
+    assert await database_sync_to_async(presence.players)(match.pk) == [False, False]
+
+
+async def test_a_program_whose_seat_the_layer_fails_is_closed_to_be_retried(host, monkeypatch):
+    socket = await program(host)
+
+    async def redis_is_down(*args, **kwargs):
+        raise RedisConnectionError("Connection refused")
+
+    monkeypatch.setattr(get_channel_layer(), "group_add", redis_is_down)
+    await socket.send({"type": "play", "level": "random"})
+    assert await socket.closed_with() == 4013

@@ -68,13 +68,17 @@ def empty_cache(settings):
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": uuid.uuid4().hex}}
 
 
+# Frames per window of seconds, for sockets driven by tests rather than people.
+MACHINE_SPEED = (100_000, 1)
+
+
 @pytest.fixture(autouse=True)
 def machine_speed_sockets(settings):
     # The suites play whole matches over the match socket at machine speed, far past the per-socket
     # frame rate a person gets; tests/game/test_limits.py and tests/bots/test_bad_input.py put the real
     # limits back to test them.
-    settings.MATCH_SOCKET_RATE = (100_000, 1)
-    settings.BOT_SOCKET_RATE = (100_000, 1)
+    settings.MATCH_SOCKET_RATE = MACHINE_SPEED
+    settings.BOT_SOCKET_RATE = MACHINE_SPEED
 
 
 @pytest.fixture(autouse=True)

@@ -19,6 +19,7 @@ from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
 from aquawar_site import asgi
 
+from ..conftest import MACHINE_SPEED
 from .ui import CHROMIUM
 
 CHROMIUM_ARGS = [
@@ -42,9 +43,15 @@ class ForkedDaphne(DaphneProcess):
     its thread, so the server would queue those calls forever: the fork gets an executor of its own.
     The HTTP handler built its middleware when the project's ASGI module was first imported, with
     the settings of that moment (HTTPS redirects in the production setup): it builds it again.
+
+    The fork is made before any test's function-scoped fixtures run, so it does not get
+    tests/conftest.py's machine-speed frame rate; the tests play whole matches far faster than a
+    person, and a page that sent more than 20 frames in 5 s had its move ignored ("Slow down"),
+    failing the whole-match test now and then. The fork sets that rate itself.
     """
 
     def run(self):
+        settings.MATCH_SOCKET_RATE = MACHINE_SPEED
         SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
         asgi.django_asgi_app.load_middleware(is_async=True)
         super().run()

@@ -13,8 +13,6 @@ good (a Redis restart forgets every group) is made up for by game/recheck.py.
 import asyncio
 import json
 import secrets
-import time
-from collections import deque
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
@@ -28,6 +26,7 @@ from . import fanout, frames, presence, presenter, recheck, rematch, services
 from .access import may_watch
 from .models import Match
 from .protocol import ProtocolError, parse
+from .ratelimit import FrameRate
 from .services import ServiceError, match_group
 
 
@@ -83,8 +82,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.present = False
         self.seat = None
         self.heartbeat_task = None
-        # Arrival times of the frames accepted within the rate window (settings.MATCH_SOCKET_RATE).
-        self.recent = deque()
+        self.rate = FrameRate(*settings.MATCH_SOCKET_RATE)
         # The last version this socket was brought up to; None until a JSON client says hello.
         self.version = None
         self.last_sent = None
@@ -175,23 +173,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         sent_version, sent_status, _seat, sent_rematch = self.last_sent
         return (version, status, rematch_status) != (sent_version, sent_status, sent_rematch)
 
-    def rate_limited(self):
-        """True if this frame is one too many for the window; otherwise it is counted."""
-        limit, window = settings.MATCH_SOCKET_RATE
-        now = time.monotonic()
-        while self.recent and self.recent[0] <= now - window:
-            self.recent.popleft()
-        if len(self.recent) >= limit:
-            return True
-        self.recent.append(now)
-        return False
-
     async def receive(self, text_data=None, bytes_data=None):
-        if self.rate_limited():
-            limit, window = settings.MATCH_SOCKET_RATE
-            await self.send_error(
-                "rate_limited", f"Slow down: at most {limit} frames per {window} seconds. That one was ignored."
-            )
+        if self.rate.refuse():
+            await self.send_error("rate_limited", self.rate.message())
             return
         try:
             frame = parse(text_data, self.match_id, rematch=True)

@@ -25,3 +25,19 @@ class RecordingSocket:
 
     async def receive_text(self):
         return await self.communicator.receive_from(timeout=self.timeout)
+
+    def keep(self, text):
+        """Record a frame received; returns it as the test reads it."""
+        self.frames.append(text)
+        return text
+
+    async def receive(self):
+        return self.keep(await self.receive_text())
+
+    async def closed_with(self):
+        """The close code the server sent (after any frames before it, which are kept)."""
+        while True:
+            message = await self.communicator.receive_output(timeout=self.timeout)
+            if message["type"] == "websocket.close":
+                return message.get("code")
+            self.keep(message["text"])

@@ -26,8 +26,7 @@ class BotSocket(RecordingSocket):
             headers.append((b"authorization", f"Bearer {token}".encode()))
         super().__init__(path, headers)
 
-    async def receive(self):
-        text = await self.receive_text()
+    def keep(self, text):
         frame = json.loads(text)
         self.frames.append(frame)
         return frame
@@ -37,14 +36,6 @@ class BotSocket(RecordingSocket):
             frame = await self.receive()
             if done(frame):
                 return frame
-
-    async def closed_with(self):
-        """The close code the server sent (after any frames before it)."""
-        while True:
-            message = await self.communicator.receive_output(timeout=TIMEOUT)
-            if message["type"] == "websocket.close":
-                return message.get("code")
-            self.frames.append(json.loads(message["text"]))
 
 
 async def token_for(user):

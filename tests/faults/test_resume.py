@@ -143,6 +143,12 @@ async def test_a_socket_that_lost_its_group_still_hears_of_its_match(host, guest
         await socket.disconnect()
 
 
+async def the_guest_picks_unrung(match, guest):
+    """The match moves on while the host's socket is out of its group: its doorbell is lost."""
+    await forget_group(match.pk)
+    await database_sync_to_async(services.apply_command)(match.pk, guest, "g", 0, GUEST_TEAMS[1])
+
+
 @pytest.mark.parametrize("html", [False, True], ids=["json", "page"])
 async def test_a_match_socket_that_lost_its_group_still_hears_of_the_move(host, guest, settings, html):
     settings.RECHECK_SECONDS = 0.2
@@ -153,8 +159,7 @@ async def test_a_match_socket_that_lost_its_group_still_hears_of_the_move(host, 
             await socket.receive_until(lambda f: 'data-version="0"' in f)
         else:
             assert (await socket.hello())[-1]["version"] == 0
-        await forget_group(match.pk)
-        await database_sync_to_async(services.apply_command)(match.pk, guest, "g", 0, GUEST_TEAMS[1])
+        await the_guest_picks_unrung(match, guest)
         if html:
             await socket.receive_until(lambda f: 'data-version="1"' in f)
         else:
@@ -190,18 +195,14 @@ async def test_with_the_recheck_off_a_lost_group_stays_deaf(host, guest, setting
     socket = await open_socket(match.pk, host)
     try:
         await socket.hello()
-        await forget_group(match.pk)
-        await database_sync_to_async(services.apply_command)(match.pk, guest, "g", 0, GUEST_TEAMS[1])
+        await the_guest_picks_unrung(match, guest)
         assert await socket.communicator.receive_nothing(timeout=1.0)
     finally:
         await socket.disconnect()
 
 
-async def closing_code(socket):
-    while True:
-        message = await socket.communicator.receive_output(timeout=5)
-        if message["type"] == "websocket.close":
-            return message.get("code")
+async def redis_is_down(*args, **kwargs):
+    raise RedisConnectionError("Connection refused")
 
 
 @pytest.mark.parametrize("failing", ["group_add", "group_send"])
@@ -209,13 +210,9 @@ async def test_a_match_socket_the_layer_fails_is_closed_to_be_retried(host, gues
     """Redis down while a page connects: joining its group (or telling the others it came) fails.
     Left open, the socket would be deaf; closed with 4013, the page reconnects by itself."""
     match = await database_sync_to_async(live_match)(host, guest)
-
-    async def redis_is_down(*args, **kwargs):
-        raise RedisConnectionError("Connection refused")
-
     monkeypatch.setattr(get_channel_layer(), failing, redis_is_down)
     socket = await open_socket(match.pk, host, html=True)
-    assert await closing_code(socket) == 4013
+    assert await socket.closed_with() == 4013
     await socket.disconnect()  # the browser's side of the closing handshake
     # Gone for good, presence row and all: the opponent is not shown a player who is not there.
     assert await database_sync_to_async(presence.players)(match.pk) == [False, False]
@@ -223,10 +220,6 @@ async def test_a_match_socket_the_layer_fails_is_closed_to_be_retried(host, gues
 
 async def test_a_program_whose_seat_the_layer_fails_is_closed_to_be_retried(host, monkeypatch):
     socket = await program(host)
-
-    async def redis_is_down(*args, **kwargs):
-        raise RedisConnectionError("Connection refused")
-
     monkeypatch.setattr(get_channel_layer(), "group_add", redis_is_down)
     await socket.send({"type": "play", "level": "random"})
     assert await socket.closed_with() == 4013

@@ -93,7 +93,7 @@ TEMPLATES = [
 ]
 
 ASGI_APPLICATION = "aquawar_site.asgi.application"
-# The bare echo socket bench/load.py measures the match socket against (game/bench_echo.py); off
+# The bare echo socket bench/load.py measures the match socket against (game/live/bench_echo.py); off
 # unless asked, so it never exists in production.
 BENCH_ECHO = env_flag("BENCH_ECHO")
 WSGI_APPLICATION = None

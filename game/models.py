@@ -72,7 +72,7 @@ class Match(models.Model):
     move_seconds = models.PositiveSmallIntegerField(default=0)
     # When each seat's person must have made the decision they owe, or lose the match; null while they
     # owe none, under no time control, or when a machine plays the seat. Set in the transaction of the
-    # change that made the seat due (game/botclock.py), on the match row so that every view of the
+    # change that made the seat due (game/live/clocks.py), on the match row so that every view of the
     # match carries its clocks without another query; indexed for the sweep.
     deadline_0 = models.DateTimeField(null=True, blank=True, db_index=True)
     deadline_1 = models.DateTimeField(null=True, blank=True, db_index=True)
@@ -146,4 +146,4 @@ class Presence(models.Model):
 
 
 # Bot seats and API tokens live in their own module; importing them here registers them with the app.
-from .botmodels import ApiToken, BotAccount, BotSeat  # noqa: E402,F401
+from .programs.models import ApiToken, BotAccount, BotSeat  # noqa: E402,F401

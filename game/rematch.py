@@ -10,8 +10,8 @@ it once.
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from . import engine
-from .botmodels import BotSeat
+from .games.aquawar import engine
+from .programs.models import BotSeat
 from .models import Match, new_seed
 from .services import ServiceError, _changed, _locked, _ring_on_commit
 

@@ -18,7 +18,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import botclock, engine, presence
+from .live import clocks, presence
+from .games.aquawar import engine
 from .models import TIME_CONTROLS, Match, MatchEvent
 
 logger = logging.getLogger(__name__)
@@ -88,9 +89,9 @@ def _changed(match, version, seen, actor=None):
     after it (None: the match is not being played).
     """
     _ring_on_commit(match.pk, version)
-    if botclock.arm(match, seen, actor):
+    if clocks.arm(match, seen, actor):
         # Imported here: the bot runner plays through this module, so it imports it in turn.
-        from .botplay import wake
+        from .programs.runner import wake
 
         transaction.on_commit(partial(wake, match.pk), robust=True)
 
@@ -233,7 +234,7 @@ def forfeit_overdue(match_id):
         current = _locked(match_id)
         if current.status != Match.Status.LIVE:
             return None
-        overdue = botclock.overdue_seats(current)
+        overdue = clocks.overdue_seats(current)
         if not overdue:
             return None
         if len(overdue) == 2 and overdue[0][0] == overdue[1][0]:

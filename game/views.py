@@ -9,10 +9,11 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from . import frames, presence, presenter, rematch, services
+from .live import frames, presence, presenter
+from . import rematch, services
 from .access import may_watch
 from .models import Match
-from .protocol import CLIENT_ID
+from .live.protocol import CLIENT_ID
 
 
 def watchable_match(request, match_id):

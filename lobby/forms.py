@@ -54,3 +54,7 @@ class VsComputerForm(forms.Form):
     level = forms.ChoiceField(label=_("Level"), choices=LEVEL_CHOICES, initial="greedy")
     # For the person only: a built-in bot moves at once and is never held to a clock.
     move_seconds = time_control_field()
+
+
+class TokenForm(forms.Form):
+    name = forms.CharField(label=_("Token name"), max_length=64, strip=True)

@@ -92,9 +92,9 @@ def no_timers_left_behind():
     """A move clock outlives its test in the clock thread; a timer firing after the test's
     database is gone would only log errors."""
     yield
-    from game import botplay
+    from game.programs import runner
 
-    botplay._clock.clear()
+    runner._clock.clear()
 
 
 @pytest.fixture(autouse=True)

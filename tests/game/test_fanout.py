@@ -12,7 +12,9 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db.backends import utils as db_utils
 
-from game import fanout, frames, imports, services
+from game.live import fanout, frames
+from game.history import imports
+from game import services
 from game.models import Match, MatchEvent
 
 from .helpers import GUEST_TEAMS, HOST_TEAMS, live_match, open_socket

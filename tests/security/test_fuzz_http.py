@@ -7,7 +7,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from game import services
-from game.engine.randomplay import play_random_match
+from game.games.aquawar.engine.randomplay import play_random_match
 from game.models import Match
 from tests.accounts import client_for
 from tests.game.helpers import HOST_TEAMS, live_match

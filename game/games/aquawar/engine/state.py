@@ -1,0 +1,254 @@
+"""Match state: plain data with an exact JSON round trip, and the seeded random generator.
+
+The generator is SplitMix64 on a 64-bit integer kept in the state, so a state serialised mid-match
+and restored continues with the very same dodge rolls.
+"""
+from .species import ACTIVE, DODGE, MIMIC, PASSIVE, SHIELD, EXPLODE
+
+MASK64 = (1 << 64) - 1
+START_HP = 400
+START_ATK = 100
+START_SHIELDS = 3
+MAX_TURNS = 64
+PHASES = ("pick", "assert", "act", "over")
+
+
+def splitmix64(x):
+    """One SplitMix64 step: returns (new generator state, 64-bit output)."""
+    x = (x + 0x9E3779B97F4A7C15) & MASK64
+    z = x
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return x, z ^ (z >> 31)
+
+
+class Fish:
+    """One fish on the board. ``kind`` is the species whose skills it has (a Mimic's copy)."""
+
+    __slots__ = (
+        "species",
+        "mimic_of",
+        "kind",
+        "passive",
+        "active",
+        "hp",
+        "atk",
+        "alive",
+        "revealed",
+        "shields",
+        "damage_taken",
+        "skill_uses",
+        "pending_reduce",
+        "pending_share",
+        "pending_heal",
+    )
+
+    def __init__(self, species, mimic_of=None):
+        self.species = species
+        self.mimic_of = mimic_of
+        self.kind = mimic_of if species == MIMIC else species
+        self.passive = PASSIVE[self.kind]
+        self.active = ACTIVE[self.kind]
+        self.hp = START_HP
+        self.atk = START_ATK
+        self.alive = True
+        self.revealed = False
+        self.shields = START_SHIELDS if self.passive == SHIELD else 0
+        self.damage_taken = 0
+        self.skill_uses = 0
+        self.pending_reduce = False
+        self.pending_share = False
+        self.pending_heal = False
+
+    @property
+    def can_dodge(self):
+        return self.passive == DODGE or (self.passive == SHIELD and self.shields == 0)
+
+    def current_atk(self):
+        """ATK as it counts now: a Hammerhead below 80 HP adds 15 that is never stored."""
+        if self.passive == EXPLODE and self.hp < 80:
+            return self.atk + 15
+        return self.atk
+
+    def effects(self):
+        return [
+            name
+            for name, on in (
+                ("reduce", self.pending_reduce),
+                ("share", self.pending_share),
+                ("heal", self.pending_heal),
+            )
+            if on
+        ]
+
+    def copy(self):
+        # Written out slot by slot: bots copy states thousands of times per decision, and a
+        # getattr/setattr loop over __slots__ was most of their search time.
+        other = Fish.__new__(Fish)
+        other.species = self.species
+        other.mimic_of = self.mimic_of
+        other.kind = self.kind
+        other.passive = self.passive
+        other.active = self.active
+        other.hp = self.hp
+        other.atk = self.atk
+        other.alive = self.alive
+        other.revealed = self.revealed
+        other.shields = self.shields
+        other.damage_taken = self.damage_taken
+        other.skill_uses = self.skill_uses
+        other.pending_reduce = self.pending_reduce
+        other.pending_share = self.pending_share
+        other.pending_heal = self.pending_heal
+        return other
+
+    def to_json(self):
+        return {
+            "species": self.species,
+            "mimic_of": self.mimic_of,
+            "hp": self.hp,
+            "atk": self.atk,
+            "alive": self.alive,
+            "revealed": self.revealed,
+            "shields": self.shields,
+            "damage_taken": self.damage_taken,
+            "skill_uses": self.skill_uses,
+            "pending_reduce": self.pending_reduce,
+            "pending_share": self.pending_share,
+            "pending_heal": self.pending_heal,
+        }
+
+    @classmethod
+    def from_json(cls, data):
+        fish = cls(data["species"], data["mimic_of"])
+        for key in (
+            "hp",
+            "atk",
+            "alive",
+            "revealed",
+            "shields",
+            "damage_taken",
+            "skill_uses",
+            "pending_reduce",
+            "pending_share",
+            "pending_heal",
+        ):
+            setattr(fish, key, data[key])
+        return fish
+
+
+class MatchState:
+    """Everything about one best-of-three match. Mutated only by ``game.games.aquawar.engine.rules``."""
+
+    __slots__ = (
+        "seed",
+        "rng",
+        "round",
+        "phase",
+        "to_move",
+        "turn",
+        "first_mover",
+        "score",
+        "winner",
+        "end_reason",
+        "rounds",
+        "used",
+        "picks",
+        "past_picks",
+        "teams",
+    )
+
+    def __init__(self, seed, first_mover):
+        self.seed = seed
+        self.rng = seed & MASK64
+        self.round = 1
+        self.phase = "pick"
+        self.to_move = None
+        self.turn = 0
+        self.first_mover = first_mover
+        self.score = [0, 0]
+        self.winner = None
+        self.end_reason = None
+        # One dict per finished round: winner, first_mover, turns, reason.
+        self.rounds = []
+        # Species each player fielded in earlier rounds (gone from their pool).
+        self.used = [[], []]
+        # This round's locked picks: {"fish": [...], "mimic": id or None} or None.
+        self.picks = [None, None]
+        # Picks of finished rounds, [[pick0, pick1], ...], for after-match views.
+        self.past_picks = []
+        self.teams = [[], []]
+
+    def next_random(self):
+        self.rng, out = splitmix64(self.rng)
+        return out
+
+    def copy(self):
+        other = MatchState.__new__(MatchState)
+        other.seed = self.seed
+        other.rng = self.rng
+        other.round = self.round
+        other.phase = self.phase
+        other.to_move = self.to_move
+        other.turn = self.turn
+        other.first_mover = self.first_mover
+        other.score = list(self.score)
+        other.winner = self.winner
+        other.end_reason = self.end_reason
+        other.rounds = [dict(r) for r in self.rounds]
+        other.used = [list(u) for u in self.used]
+        # Picks are never mutated after they are locked, so sharing them is safe.
+        other.picks = list(self.picks)
+        other.past_picks = [list(p) for p in self.past_picks]
+        other.teams = [[f.copy() for f in team] for team in self.teams]
+        return other
+
+    def to_json(self):
+        return {
+            "seed": self.seed,
+            "rng": self.rng,
+            "round": self.round,
+            "phase": self.phase,
+            "to_move": self.to_move,
+            "turn": self.turn,
+            "first_mover": self.first_mover,
+            "score": list(self.score),
+            "winner": self.winner,
+            "end_reason": self.end_reason,
+            "rounds": [dict(r) for r in self.rounds],
+            "used": [list(u) for u in self.used],
+            "picks": [_pick_json(p) for p in self.picks],
+            "past_picks": [[_pick_json(p) for p in pair] for pair in self.past_picks],
+            "teams": [[f.to_json() for f in team] for team in self.teams],
+        }
+
+    @classmethod
+    def from_json(cls, data):
+        state = cls.__new__(cls)
+        state.seed = data["seed"]
+        state.rng = data["rng"]
+        state.round = data["round"]
+        state.phase = data["phase"]
+        state.to_move = data["to_move"]
+        state.turn = data["turn"]
+        state.first_mover = data["first_mover"]
+        state.score = list(data["score"])
+        state.winner = data["winner"]
+        state.end_reason = data["end_reason"]
+        state.rounds = [dict(r) for r in data["rounds"]]
+        state.used = [list(u) for u in data["used"]]
+        state.picks = [_pick_json(p) for p in data["picks"]]
+        state.past_picks = [[_pick_json(p) for p in pair] for pair in data["past_picks"]]
+        state.teams = [[Fish.from_json(f) for f in team] for team in data["teams"]]
+        return state
+
+    def __eq__(self, other):
+        return isinstance(other, MatchState) and self.to_json() == other.to_json()
+
+    __hash__ = None
+
+
+def _pick_json(pick):
+    if pick is None:
+        return None
+    return {"fish": list(pick["fish"]), "mimic": pick["mimic"]}

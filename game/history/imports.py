@@ -1,0 +1,95 @@
+"""Uploaded ``aquawar-record/1`` files become finished, unranked matches.
+
+The engine decides whether a record is valid by playing it; the stored match then looks like a
+played one (one ``MatchEvent`` per command, the engine's full events in it), so history, summary,
+replay and export need no special case beyond the player names.
+"""
+import unicodedata
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ..games.aquawar import engine
+from ..games.aquawar.engine.record import RecordError, parse_record
+from ..models import Match, MatchEvent
+
+MAX_RECORD_BYTES = 1024 * 1024
+DEFAULT_NAMES = ("Player A", "Player B")
+NAME_LENGTH = 150  # like a username: names are shown in tables and headings
+
+
+def _play(record):
+    """``(final state, [(seat, command, events)])``; a refused command raises ``RecordError``."""
+    state = engine.new_match(record.seed, record.first_mover)
+    played = []
+    for index, (seat, command) in enumerate(record.commands):
+        try:
+            state, events = engine.apply(state, seat, command, in_place=True)
+        except engine.IllegalCommand as refused:
+            # The same code and wording as ``record.replay``, so the command line and the site agree.
+            raise RecordError("illegal_command", f"command {index}: {refused}", index) from None
+        played.append((seat, command, events))
+    if record.forfeit is not None:
+        seat, reason = record.forfeit
+        try:
+            state, events = engine.resign(state, seat, reason, in_place=True)
+        except engine.IllegalCommand as refused:
+            raise RecordError("illegal_forfeit", f"forfeit: {refused}") from None
+        # Stored as the services store a forfeit, so replays and exports read it back the same way.
+        played.append((seat, {"resign": True, "reason": reason}, events))
+    return state, played
+
+
+def printable(name):
+    """No control characters (NUL cannot be stored in PostgreSQL's jsonb) and no lone surrogates
+    (JSON escapes can smuggle them in; no page holding one could be encoded as UTF-8)."""
+    return not any(unicodedata.category(char) in ("Cc", "Cs") for char in name)
+
+
+def check_size(size):
+    if size > MAX_RECORD_BYTES:
+        raise RecordError("too_large", _("A record may be at most 1 MB."))
+
+
+def import_record(data, user):
+    """Validate ``data`` (the file's bytes) by replaying it and store it; returns the new Match."""
+    check_size(len(data))
+    record = parse_record(data)
+    state, played = _play(record)
+    outcome = engine.view(state, "all")
+    if outcome["phase"] != "over":
+        # A finished match needs a winner everywhere it is shown.
+        raise RecordError(
+            "unfinished",
+            _(
+                "The record stops before the match ends (after %(count)d commands); "
+                "only complete matches can be imported."
+            )
+            % {"count": len(played)},
+        )
+    given = record.players or DEFAULT_NAMES
+    if any(not printable(name) for name in given):
+        # Worded like parse_record's own refusals (English, for the command line and the site alike).
+        raise RecordError("bad_players", '"players" must not hold control characters or lone surrogates')
+    names = [name.strip()[:NAME_LENGTH] or default for name, default in zip(given, DEFAULT_NAMES)]
+    now = timezone.now()
+    with transaction.atomic():
+        match = Match.objects.create(
+            imported=True,
+            uploaded_by=user,
+            player_names=names,
+            status=Match.Status.FINISHED,
+            seed=record.seed,
+            first_mover=record.first_mover,
+            version=len(played),
+            state=state.to_json(),
+            winner=outcome["winner"],
+            end_reason=outcome["end_reason"] or "",
+            finished=now,
+        )
+        MatchEvent.objects.bulk_create(
+            MatchEvent(match=match, version=version, seat=seat, command=command, events=events)
+            for version, (seat, command, events) in enumerate(played, start=1)
+        )
+    return match

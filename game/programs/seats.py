@@ -1,0 +1,104 @@
+"""Putting machines in seats: matches against a built-in level, and seats a program plays.
+
+A built-in level plays under its own account (``BotAccount``), so its seat is an ordinary seat to
+everything else (``Match.seat_of``, lists, profiles). A program plays under its owner's account; its
+``BotSeat`` (level "") is what subjects the seat to the contest rules (clock, forfeits).
+"""
+from functools import partial
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from ..live import clocks
+from ..games.aquawar import engine
+from .. import services
+from .models import BotAccount, BotSeat
+from .runner import wake
+from ..games.aquawar.bots import LEVELS
+from ..models import Match
+from ..services import ServiceError
+
+# Matches against the computer cost the server thinking time; a few at once is plenty for a person.
+MAX_LIVE_VS_COMPUTER = 5
+
+
+def bot_account(level):
+    """The account ``level`` plays under, made on first use (inactive, no password: nobody logs in)."""
+    account = BotAccount.objects.select_related("user").filter(level=level).first()
+    if account is not None:
+        return account.user
+    users = get_user_model().objects
+    name, suffix = f"{level}-bot", 1
+    while users.filter(username=name).exists():
+        # Someone signed up under the name first; a bot is known by its BotAccount, not its name.
+        suffix += 1
+        name = f"{level}-bot-{suffix}"
+    try:
+        with transaction.atomic():
+            user = users.create_user(name, is_active=False)
+            BotAccount.objects.create(level=level, user=user)
+            return user
+    except IntegrityError:
+        # Another process made it at the same moment.
+        return BotAccount.objects.select_related("user").get(level=level).user
+
+
+def start_vs_computer(user, level, *, program=False, move_seconds=0):
+    """A live match of ``user`` (seat 0) against the built-in ``level`` (seat 1).
+
+    ``program``: seat 0 is played by a program over the bot socket, under the contest rules.
+    ``move_seconds``: the time control for ``user`` when they play in person.
+    """
+    if level not in LEVELS:
+        raise ServiceError("bad_level", _("Choose a level: %(levels)s.") % {"levels": ", ".join(LEVELS)})
+    live = Match.objects.filter(host=user, status=Match.Status.LIVE, bot_seats__level=level).count()
+    if live >= MAX_LIVE_VS_COMPUTER:
+        raise ServiceError(
+            "too_many", _("You already play %(count)d matches against this level.") % {"count": live}
+        )
+    bot = bot_account(level)
+    with transaction.atomic():
+        match = services.create_match(user, move_seconds=move_seconds)
+        # The seats exist before the match goes live, so joining starts their clocks.
+        BotSeat.objects.create(match=match, seat=1, level=level)
+        if program:
+            BotSeat.objects.create(match=match, seat=0, level=BotSeat.PROGRAM)
+        return services.join_match(match, bot)
+
+
+def create_for_program(user, *, private=False):
+    """An open match hosted by ``user`` whose seat a program plays."""
+    with transaction.atomic():
+        match = services.create_match(user, private=private)
+        BotSeat.objects.create(match=match, seat=0, level=BotSeat.PROGRAM)
+    return match
+
+
+def join_for_program(match, user):
+    """``user`` joins ``match`` as the guest, with a program in the seat."""
+    try:
+        with transaction.atomic():
+            BotSeat.objects.create(match=match, seat=1, level=BotSeat.PROGRAM)
+            return services.join_match(match, user)
+    except IntegrityError:
+        # The guest seat already has a machine in it (a match against the computer).
+        raise ServiceError("not_open", _("This match is no longer open.")) from None
+
+
+def claim_seat(match_id, user):
+    """A program takes over ``user``'s seat in a match they already play (a reconnect, say).
+
+    From now on the seat is under the contest rules; its clock starts at once if it is to move.
+    """
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        seat = match.seat_of(user) if match is not None else None
+        if seat is None:
+            raise ServiceError("not_a_player", _("Only the two players can act in this match."))
+        BotSeat.objects.get_or_create(match=match, seat=seat, defaults={"level": BotSeat.PROGRAM})
+        if match.status == Match.Status.LIVE:
+            seen = engine.view(engine.MatchState.from_json(match.state), "all")
+            clocks.arm(match, seen)
+            transaction.on_commit(partial(wake, match.pk), robust=True)
+    return match

@@ -14,6 +14,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from game.games import NAMES as GAMES
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -59,6 +61,8 @@ INSTALLED_APPS = [
     # Named {% partialdef %} fragments, so htmx polling re-renders part of a page from one template.
     "template_partials",
     "game",
+    # Each game's package is an app too, so that its templates and static files are found in it.
+    *(f"game.games.{name}" for name in GAMES),
     "lobby",
 ]
 

@@ -1,7 +1,7 @@
 """Matches and their append-only event log.
 
-``Match.state`` is the engine snapshot at ``Match.version``, so loading a match never replays
-history; ``MatchEvent`` rows are the history itself (one row per applied command, gap-free).
+``Match.state`` is the game's state at ``Match.version`` (``Game.dump``), so loading a match never
+replays history; ``MatchEvent`` rows are the history itself (one row per applied command, gap-free).
 """
 import secrets
 
@@ -9,13 +9,11 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from . import games
+
 
 def new_invite_token():
     return secrets.token_urlsafe(16)
-
-
-# Seconds per decision a person may be given (a match's time control); 0 is no clock (casual).
-TIME_CONTROLS = (0, 30, 60, 120)
 
 
 def new_seed():
@@ -29,6 +27,11 @@ class Match(models.Model):
         LIVE = "live", "live"
         FINISHED = "finished", "finished"
         CANCELLED = "cancelled", "cancelled"
+
+    # The game played (a name in the registry, game.games); ``state``, the events' contents and the
+    # commands are that game's. Checked by the services, not by choices, so adding a game needs no
+    # migration.
+    game = models.CharField(max_length=32, default=games.DEFAULT)
 
     # Null only for an imported match, whose players are names in ``player_names``, not accounts.
     host = models.ForeignKey(
@@ -67,7 +70,7 @@ class Match(models.Model):
     rematch_of = models.OneToOneField(
         "self", on_delete=models.SET_NULL, related_name="rematch", null=True, blank=True
     )
-    # The time control for people (one of TIME_CONTROLS). A seat a machine plays keeps its own clock
+    # The time control for people (one of the game's ``time_controls``). A seat a machine plays keeps its own clock
     # (``BotSeat.deadline``: a program always has the contest's 3 s), whatever this says.
     move_seconds = models.PositiveSmallIntegerField(default=0)
     # When each seat's person must have made the decision they owe, or lose the match; null while they
@@ -82,6 +85,11 @@ class Match(models.Model):
 
     def __str__(self):
         return f"match {self.pk} ({self.status})"
+
+    @property
+    def game_object(self):
+        """The ``Game`` (game.games.base) of this match."""
+        return games.get(self.game)
 
     @property
     def deadlines(self):
@@ -100,7 +108,7 @@ class Match(models.Model):
 
 
 class MatchEvent(models.Model):
-    """One applied command and the engine's full (unredacted) events; projected on the way out."""
+    """One applied command and the game's full (unredacted) events; projected on the way out."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
     version = models.PositiveIntegerField()

@@ -104,6 +104,8 @@ def match_new(request):
     if not form.is_valid():
         if "move_seconds" in form.errors:
             messages.error(request, form.errors["move_seconds"][0])
+        elif "game" in form.errors:
+            messages.error(request, _("Choose a game."))
         else:
             messages.error(request, _("Choose who may join the match."))
         return redirect("lobby")
@@ -112,7 +114,12 @@ def match_new(request):
         messages.error(request, message % {"count": MAX_OPEN_MATCHES})
         return redirect("lobby")
     try:
-        match = create_match(request.user, private=form.private, move_seconds=form.cleaned_data["move_seconds"])
+        match = create_match(
+            request.user,
+            private=form.private,
+            move_seconds=form.cleaned_data["move_seconds"],
+            game=form.cleaned_data["game"],
+        )
     except ServiceError as error:
         messages.error(request, error.message)
         return redirect("lobby")
@@ -228,11 +235,17 @@ def profile_url(user):
 def vs_computer(request):
     form = VsComputerForm(request.POST)
     if not form.is_valid():
-        messages.error(request, form.errors["move_seconds"][0] if "move_seconds" in form.errors else _("Choose a level."))
+        if "move_seconds" in form.errors:
+            messages.error(request, form.errors["move_seconds"][0])
+        else:
+            messages.error(request, _("Choose a game.") if "game" in form.errors else _("Choose a level."))
         return redirect("lobby")
     try:
         match = start_vs_computer(
-            request.user, form.cleaned_data["level"], move_seconds=form.cleaned_data["move_seconds"]
+            request.user,
+            form.cleaned_data["level"],
+            move_seconds=form.cleaned_data["move_seconds"],
+            game=form.cleaned_data["game"],
         )
     except ServiceError as error:
         messages.error(request, error.message)

@@ -1,8 +1,9 @@
-"""Uploaded ``aquawar-record/1`` files become finished, unranked matches.
+"""Uploaded record files (``aquawar-record/1`` …) become finished, unranked matches.
 
-The engine decides whether a record is valid by playing it; the stored match then looks like a
-played one (one ``MatchEvent`` per command, the engine's full events in it), so history, summary,
-replay and export need no special case beyond the player names.
+The game whose format the file names reads it (``Game.read_record``) and decides whether it is
+valid by playing it; the stored match then looks like a played one (one ``MatchEvent`` per command,
+the game's full events in it), so history, summary, replay and export need no special case beyond
+the player names.
 """
 import unicodedata
 
@@ -10,8 +11,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ..games.aquawar import engine
-from ..games.aquawar.engine.record import RecordError, parse_record
+from .. import games
+from ..games.base import RecordError
 from ..models import Match, MatchEvent
 
 MAX_RECORD_BYTES = 1024 * 1024
@@ -19,22 +20,23 @@ DEFAULT_NAMES = ("Player A", "Player B")
 NAME_LENGTH = 150  # like a username: names are shown in tables and headings
 
 
-def _play(record):
+def _play(game, record):
     """``(final state, [(seat, command, events)])``; a refused command raises ``RecordError``."""
-    state = engine.new_match(record.seed, record.first_mover)
+    state = game.new_match(record.seed, record.first_mover)
     played = []
     for index, (seat, command) in enumerate(record.commands):
         try:
-            state, events = engine.apply(state, seat, command, in_place=True)
-        except engine.IllegalCommand as refused:
-            # The same code and wording as ``record.replay``, so the command line and the site agree.
+            state, events = game.apply(state, seat, command)
+        except game.IllegalCommand as refused:
+            # The same code and wording as Aquawar's ``record.replay``, so its command line and the
+            # site agree.
             raise RecordError("illegal_command", f"command {index}: {refused}", index) from None
         played.append((seat, command, events))
     if record.forfeit is not None:
         seat, reason = record.forfeit
         try:
-            state, events = engine.resign(state, seat, reason, in_place=True)
-        except engine.IllegalCommand as refused:
+            state, events = game.resign(state, seat, reason)
+        except game.IllegalCommand as refused:
             raise RecordError("illegal_forfeit", f"forfeit: {refused}") from None
         # Stored as the services store a forfeit, so replays and exports read it back the same way.
         played.append((seat, {"resign": True, "reason": reason}, events))
@@ -55,10 +57,11 @@ def check_size(size):
 def import_record(data, user):
     """Validate ``data`` (the file's bytes) by replaying it and store it; returns the new Match."""
     check_size(len(data))
-    record = parse_record(data)
-    state, played = _play(record)
-    outcome = engine.view(state, "all")
-    if outcome["phase"] != "over":
+    game = games.for_record(data)
+    record = game.read_record(data)
+    state, played = _play(game, record)
+    outcome = game.outcome(state)
+    if outcome is None:
         # A finished match needs a winner everywhere it is shown.
         raise RecordError(
             "unfinished",
@@ -70,12 +73,13 @@ def import_record(data, user):
         )
     given = record.players or DEFAULT_NAMES
     if any(not printable(name) for name in given):
-        # Worded like parse_record's own refusals (English, for the command line and the site alike).
+        # Worded like the games' own refusals (English, for the command line and the site alike).
         raise RecordError("bad_players", '"players" must not hold control characters or lone surrogates')
     names = [name.strip()[:NAME_LENGTH] or default for name, default in zip(given, DEFAULT_NAMES)]
     now = timezone.now()
     with transaction.atomic():
         match = Match.objects.create(
+            game=game.name,
             imported=True,
             uploaded_by=user,
             player_names=names,
@@ -83,9 +87,9 @@ def import_record(data, user):
             seed=record.seed,
             first_mover=record.first_mover,
             version=len(played),
-            state=state.to_json(),
-            winner=outcome["winner"],
-            end_reason=outcome["end_reason"] or "",
+            state=game.dump(state),
+            winner=outcome[0],
+            end_reason=outcome[1] or "",
             finished=now,
         )
         MatchEvent.objects.bulk_create(

@@ -12,30 +12,15 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
-from ..live import frames
-from . import imports, replays
+from .. import games
 from ..access import may_watch
-from ..games.aquawar.engine.record import RecordError
-from .views import finished_match
+from ..games.base import RecordError
+from ..live import frames
 from ..models import Match
-from ..games.aquawar.texts import image as fish_image
-from ..games.aquawar.texts import name as species_name
-
-
-def named_species(steps):
-    """Every species id a frame names: the only ones whose names and drawings the page may carry."""
-    named = set()
-    for step in steps:
-        for team in step["view"]["teams"]:
-            for fish in team:
-                named.update(s for s in (fish["fish"], fish["mimic_of"]) if s)
-        for pick in [*step["view"]["picks"], *(p for pair in step["view"]["past_picks"] for p in pair)]:
-            if pick:
-                named.update(pick["fish"] + ([pick["mimic"]] if pick["mimic"] else []))
-    return sorted(named)
+from . import imports, replays
+from .views import finished_match
 
 
 def perspectives(match, names):
@@ -58,18 +43,12 @@ def replay(request, match_id):
         raise Http404
     if match.status not in (Match.Status.LIVE, Match.Status.FINISHED):
         raise Http404
+    game = games.get(match.game)
     audience = replays.audience_allowed(match, request.GET.get("as"))
     steps = replays.replay_frames(match, audience)
     names = frames.players(match)
-    species = named_species(steps)
-    data = {
-        "players": names,
-        "audience": audience,
-        "frames": steps,
-        "species": {s: {"name": str(species_name(s)), "image": fish_image(s)} for s in species},
-        "hidden_image": fish_image("hidden"),
-        "dead_image": fish_image("dead"),
-    }
+    drawing = game.web.replay_data(steps, audience)
+    data = {"players": names, "audience": audience, "frames": steps, **drawing["data"]}
     context = {
         "match": match,
         "names": names,
@@ -77,7 +56,9 @@ def replay(request, match_id):
         "perspectives": perspectives(match, names),
         "invite": invite if match.private else None,
         "data": data,
-        "rounds": range(1, steps[-1]["view"]["round"] + 1),
+        "rounds": drawing["rounds"],
+        "parts": game.web.templates,
+        "script": game.web.replay_script,
         "log": [line for step in steps for line in step["lines"] if line],
     }
     return render(request, "history/replay.html", context)
@@ -88,15 +69,21 @@ def record_json(request, match_id):
     match = finished_match(request, match_id)
     body = json.dumps(replays.record(match), indent=1)
     response = HttpResponse(body, content_type="application/json")
-    response["Content-Disposition"] = f'attachment; filename="aquawar-match-{match.pk}.json"'
+    response["Content-Disposition"] = f'attachment; filename="{match.game}-match-{match.pk}.json"'
     return response
 
 
+def record_formats():
+    return ", ".join(game.record_format for game in games.every())
+
+
 class ImportForm(forms.Form):
-    record = forms.FileField(
-        label=gettext_lazy("Record file (aquawar-record/1, at most 1 MB)"),
-        widget=forms.FileInput(attrs={"accept": "application/json,.json"}),
-    )
+    record = forms.FileField(widget=forms.FileInput(attrs={"accept": "application/json,.json"}))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Every game's format is read (the file's "format" says which game it is of).
+        self.fields["record"].label = _("Record file (%(formats)s, at most 1 MB)") % {"formats": record_formats()}
 
 
 def refusal(error):
@@ -125,4 +112,5 @@ def import_record(request):
         else:
             messages.success(request, _("Record imported as an unranked match."))
             return redirect("history:summary", match_id=match.pk)
-    return render(request, "history/import.html", {"form": form, "error": error}, status=400 if error else 200)
+    context = {"form": form, "error": error, "formats": record_formats()}
+    return render(request, "history/import.html", context, status=400 if error else 200)

@@ -1,7 +1,8 @@
-"""Finished matches: the history lists and a match's summary (rounds, teams, HP chart).
+"""Finished matches: the history lists and a match's summary (its game's: for Aquawar the rounds,
+teams and HP charts).
 
 Only finished matches appear here, and a finished match hides nothing any more (its audience is
-``"all"``), so these pages may show every species. A live match is never listed and has no summary.
+``"all"``), so these pages may show everything. A live match is never listed and has no summary.
 """
 from django import forms
 from django.contrib.auth import get_user_model
@@ -13,15 +14,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
-from ..games.aquawar import engine
-from ..live import frames
+from .. import games
 from ..access import may_watch
-from .charts import round_chart
-from ..games.aquawar.log import MATCH_END_REASONS, ROUND_END_REASONS
+from ..live import frames
 from ..models import Match
-from .replays import hp_series
-from ..games.aquawar.texts import image as fish_image
-from ..games.aquawar.texts import name as species_name
+from .charts import plot
+from .replays import steps
 
 PAGE_SIZE = 20
 
@@ -54,16 +52,18 @@ def lost_by(player):
 
 def history_row(match, player):
     """What a history table shows of one finished match, from ``player``'s side when one is chosen."""
-    seen = engine.view(engine.MatchState.from_json(match.state), "all")
+    game = games.get(match.game)
+    facts = game.web.history_facts(game.load(match.state))
     names = frames.players(match)
     accounts = [None, None] if match.imported else [match.host, match.guest]
     row = {
         "match": match,
+        "game": game.title,
         "sides": [{"name": name, "account": account} for name, account in zip(names, accounts)],
         "winner": names[match.winner] if match.winner is not None else None,
-        "score": seen["score"],
-        "turns": sum(r["turns"] for r in seen["rounds"]),
-        "reason": MATCH_END_REASONS.get(match.end_reason, match.end_reason),
+        "score": facts["score"],
+        "turns": facts["turns"],
+        "reason": game.web.end_reason(match.end_reason),
     }
     seat = match.seat_of(player) if player else None
     if seat is not None:
@@ -125,57 +125,22 @@ def finished_match(request, match_id):
     return match
 
 
-def team(pick):
-    if pick is None:
-        return None
-    return [
-        {
-            "species": species,
-            "name": species_name(species),
-            "image": fish_image(species),
-            "mimic_of": species_name(pick["mimic"]) if species == "mimic_fish" and pick["mimic"] else None,
-        }
-        for species in pick["fish"]
-    ]
-
-
-def round_rows(seen, names, series):
-    """Every round that had a team picked, the one a resignation cut short included."""
-    pairs = list(seen["past_picks"])
-    if seen["end_reason"] != "rounds" and any(seen["picks"]):
-        # The engine files a round's picks under past_picks only when the round ends.
-        pairs.append(seen["picks"])
-    rounds = []
-    for index, pair in enumerate(pairs):
-        played = seen["rounds"][index] if index < len(seen["rounds"]) else None
-        first_mover = played["first_mover"] if played else seen["first_mover"]
-        rounds.append(
-            {
-                "number": index + 1,
-                "winner": names[played["winner"]] if played else None,
-                "turns": played["turns"] if played else None,
-                "reason": ROUND_END_REASONS.get(played["reason"], played["reason"]) if played else None,
-                "first_mover": names[first_mover] if first_mover is not None else None,
-                "teams": [{"name": names[side], "fish": team(pair[side])} for side in (0, 1)],
-                "chart": round_chart(series[index]) if index < len(series) else None,
-            }
-        )
-    return rounds
-
-
 @require_safe
 def summary(request, match_id):
     match = finished_match(request, match_id)
-    seen = engine.view(engine.MatchState.from_json(match.state), "all")
+    game = games.get(match.game)
+    state = game.load(match.state)
     names = frames.players(match)
+    commands = [(version, seat, command, events) for version, seat, command, _state, events in steps(match)]
     context = {
         "match": match,
         "names": names,
-        "score": seen["score"],
+        "score": game.web.history_facts(state)["score"],
         "winner": names[match.winner],
-        "reason": MATCH_END_REASONS.get(match.end_reason, match.end_reason),
-        "rounds": round_rows(seen, names, hp_series(match)),
+        "reason": game.web.end_reason(match.end_reason),
         "invite": request.GET.get("invite") if match.private else None,
         "title": _("Match %(id)s: summary") % {"id": match.pk},
+        "parts": game.web.templates,
+        **game.web.summary(state, names, commands, plot),
     }
     return render(request, "history/summary.html", context)

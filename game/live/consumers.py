@@ -22,13 +22,13 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation.trans_real import parse_accept_lang_header
 
-from . import fanout, frames, presence, presenter, recheck
-from .. import rematch, services
+from .. import games, rematch, services
 from ..access import may_watch
 from ..models import Match
+from ..services import ServiceError, match_group
+from . import fanout, frames, presence, presenter, recheck
 from .protocol import ProtocolError, parse
 from .ratelimit import FrameRate
-from ..services import ServiceError, match_group
 
 
 def page_language(scope):
@@ -89,6 +89,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.last_sent = None
         self.log_book = None
         self.seed = None
+        # The match's game (``game.games``): its forms, its board and its wording of refusals.
+        self.game = None
         self.recount = False
         await self.accept()
         match, crowded = await database_sync_to_async(self.admit)()
@@ -98,6 +100,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.close(code=4404)
             return
         self.seed = match.seed
+        self.game = games.get(match.game)
         if crowded:
             await self.send_error(
                 "too_many_sockets",
@@ -175,11 +178,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return (version, status, rematch_status) != (sent_version, sent_status, sent_rematch)
 
     async def receive(self, text_data=None, bytes_data=None):
+        if self.game is None:
+            return  # no such match: the socket was refused in connect() and is closing
         if self.rate.refuse():
             await self.send_error("rate_limited", self.rate.message())
             return
         try:
-            frame = parse(text_data, self.match_id, rematch=True)
+            frame = parse(text_data, self.match_id, self.game.web.form_command, rematch=True)
             if frame["type"] == "hello":
                 await self.hello(frame["version"])
             elif frame["type"] == "rematch":
@@ -321,7 +326,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         ]
         self.version = match.version
         self.last_sent = sent_key(match, seat)
-        state = frames.payload(match, seat, fanout.engine_part(match, seat))
+        state = frames.payload(match, seat, fanout.game_part(match, seat))
         out.append({"type": "state", **state, **presence_fields(self.counts(match))})
         return out
 
@@ -329,7 +334,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         seat = match.seat_of(self.user)
         self.version = match.version
         self.last_sent = sent_key(match, seat)
-        state = frames.payload(match, seat, fanout.engine_part(match, seat))
+        state = frames.payload(match, seat, fanout.game_part(match, seat))
         return {"type": "snapshot", **state, **presence_fields(self.counts(match, fresh=True))}
 
     def render_full(self, match):
@@ -337,7 +342,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         spectators, players = self.counts(match, fresh=True)
         with translation.override(self.language):
             self.log_book, entries = presenter.full_log(match, seat)
-            ctx = presenter.context(frames.payload(match, seat), spectators, self.log_book.marks, players)
+            ctx = presenter.context(self.game, frames.payload(match, seat), spectators, self.log_book.marks, players)
             html = presenter.render_parts({**ctx, "invite": self.invite}) + presenter.render_log(entries, append=False)
         self.version = match.version
         self.last_sent = sent_key(match, seat)
@@ -357,7 +362,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         with translation.override(self.language):
             entries = self.log_book.entries(fanout.versions(match, seat, self.version))
             # The page's forms are built from a payload of its own (the cached parts are shared).
-            ctx = presenter.context(frames.payload(match, seat), spectators, self.log_book.marks, players)
+            ctx = presenter.context(self.game, frames.payload(match, seat), spectators, self.log_book.marks, players)
             # The history links change with the status only (the match went live, say).
             parts = ("status", "board", "controls") + (("links",) if match.status != self.last_sent[1] else ())
             html = presenter.render_parts({**ctx, "invite": self.invite}, parts) + presenter.render_log(
@@ -378,7 +383,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
     def error_frame(self, code, message):
         if self.html:
             with translation.override(self.language):
-                return presenter.render_notice(presenter.refusal_text(code, message))
+                return presenter.render_notice(presenter.refusal_text(self.game, code, message))
         return {"type": "error", "code": code, "message": str(message), "id": None}
 
     async def send_json(self, content):
@@ -387,6 +392,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def send_error(self, code, message, client_id=None):
         if self.html:
             with translation.override(self.language):
-                await self.send(presenter.render_notice(presenter.refusal_text(code, message)))
+                await self.send(presenter.render_notice(presenter.refusal_text(self.game, code, message)))
         else:
             await self.send_json({"type": "error", "code": code, "message": str(message), "id": client_id})

@@ -11,9 +11,9 @@ thread. Here the sockets of a process share their reads and projections instead:
 - ``versions``: each version's events as stored, and their projection per audience. A version never
   changes once committed; the keys hold the match's seed too, so an id the database hands out again
   (SQLite after a rollback, a test database) never meets an old entry.
-- ``engine_part``: the engine's part of the payload (view, legal commands, pick options), which
-  depends on nothing but the match's state, its status and the viewer's audience; the state only
-  ever changes with the version or the status.
+- ``game_part``: the game's part of the payload (its view, the viewer's choices), which depends
+  on nothing but the match's state, its status and the viewer's audience; the state only ever
+  changes with the version or the status.
 - ``read_match`` and ``read_events``: the two reads a change costs, as plain SQL; compiling them
   with the ORM cost three to five times as much CPU as running them.
 - ``presence``: the presence counts, read again after every presence doorbell, and at least every
@@ -32,13 +32,13 @@ from collections import OrderedDict
 from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connections
 
-from ..games.aquawar import engine
-from . import frames, presence as presence_rows
+from .. import games
 from ..models import Match, MatchEvent
+from . import frames, presence as presence_rows
 
 # An entry is needed only until this process's sockets on the match have used it, i.e. for
 # milliseconds (seconds under overload): sized for 500 busy matches, a few MB at most. Measured
-# entries: a row about 12 KB, an engine part 3 KB (spectator) to 11 KB (player), a version's
+# entries: a row about 12 KB, a game part 3 KB (spectator) to 11 KB (player), a version's
 # events 1-2 KB. A miss costs a read, never a wrong answer.
 ROWS = 256
 EVENTS = 1024
@@ -198,6 +198,7 @@ def versions(match, seat, after):
     """``frames.versions(match, seat, after)``, from what this process has read and projected
     already; the versions none of its sockets has read yet are read in one query."""
     audience = frames.audience_for(match, seat)
+    project = games.get(match.game).project
     wanted = range(after + 1, match.version + 1)
     out = []
     missing = []
@@ -208,7 +209,7 @@ def versions(match, seat, after):
             if raw is None:
                 missing.append(version)
             else:
-                projected = engine.project(raw, audience)
+                projected = project(raw, audience)
                 projections.put((match.pk, match.seed, version, audience), projected)
         out.append((version, projected))
     if missing:
@@ -220,20 +221,20 @@ def versions(match, seat, after):
             if projected is None:
                 if version not in stored:
                     continue  # not in the database either: frames.versions would not list it
-                projected = engine.project(stored[version], audience)
+                projected = project(stored[version], audience)
                 projections.put((match.pk, match.seed, version, audience), projected)
             filled.append((version, projected))
         out = filled
     return out
 
 
-def engine_part(match, seat):
-    """``frames.engine_part(match, seat)``, computed once per match state and audience."""
+def game_part(match, seat):
+    """``frames.game_part(match, seat)``, computed once per match state and audience."""
     audience = frames.audience_for(match, seat)
     key = (match.pk, match.seed, match.version, match.status, audience)
     part = parts.get(key)
     if part is None:
-        part = frames.engine_part(match, seat)
+        part = frames.game_part(match, seat)
         parts.put(key, part)
     return part
 

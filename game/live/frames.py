@@ -5,9 +5,7 @@ cannot ask for more than the viewer may know. Raw state and full events stay in 
 """
 from django.utils import timezone
 
-from ..games.aquawar import engine
-from .. import rematch
-from ..games.aquawar.engine.deduction import candidates
+from .. import games, rematch
 from ..models import Match, MatchEvent
 
 # A client further behind than this gets a fresh snapshot instead of the versions it missed.
@@ -51,31 +49,24 @@ def clock(match):
     }
 
 
-def engine_part(match, seat):
-    """(view, legal, pick): the engine's share of ``payload``, which depends on nothing but the
-    match's state and status and the viewer's seat (the match sockets share it, game/fanout.py)."""
-    audience = audience_for(match, seat)
-    seen, legal, pick = None, [], None
-    if match.state is not None:
-        state = engine.MatchState.from_json(match.state)
-        seen = engine.view(state, audience)
-        if match.status == Match.Status.LIVE and seat is not None:
-            if seen["phase"] == "pick":
-                # The full pick list is every team times every Mimic target (thousands); the
-                # options say the same in a few lines.
-                if not seen["picked"][seat]:
-                    pick = engine.pick_options(state, seat)
-            else:
-                legal = engine.legal_commands(state, seat)
-    return seen, legal, pick
+def game_part(match, seat):
+    """(view, choices): the game's share of ``payload`` (``Game.view`` and ``Game.choices``), which
+    depends on nothing but the match's state and status and the viewer's seat (the match sockets
+    share it, game/live/fanout.py). Only a player of a live match has choices."""
+    game = games.get(match.game)
+    if match.state is None:
+        return None, game.choices(None, None)
+    state = game.load(match.state)
+    player = seat if match.status == Match.Status.LIVE else None
+    return game.view(state, audience_for(match, seat)), game.choices(state, player)
 
 
 def payload(match, seat, part=None):
     """The current view and what the viewer may do now (the body of ``snapshot`` and ``state``).
 
-    ``part``: ``engine_part(match, seat)`` if the caller has it already."""
+    ``part``: ``game_part(match, seat)`` if the caller has it already."""
     audience = audience_for(match, seat)
-    seen, legal, pick = part if part is not None else engine_part(match, seat)
+    seen, choices = part if part is not None else game_part(match, seat)
     return {
         "match": match.pk,
         "version": match.version,
@@ -87,8 +78,7 @@ def payload(match, seat, part=None):
         "winner": match.winner,
         "end_reason": match.end_reason or None,
         "view": seen,
-        "legal": legal,
-        "pick": pick,
+        **choices,
         "rematch": rematch.info(match),
         "clock": clock(match),
     }
@@ -102,24 +92,8 @@ def versions(match, seat, after):
         .order_by("version")
         .values_list("version", "events")
     )
-    return [(version, engine.project(events, audience)) for version, events in rows]
-
-
-def deduction_aid(match, seat):
-    """For the enemy's fish of this round, the species each may still be, worked out from nothing
-    but ``seat``'s own projection (``engine.deduction``): ``[(position, [species])]`` for the
-    hidden living ones. Empty outside a live round or for anyone but a player.
-
-    It reads the match's whole event log, so it is built only when a player asks for it."""
-    if seat is None or match.status != Match.Status.LIVE or match.state is None:
-        return []
-    seen = engine.view(engine.MatchState.from_json(match.state), seat)
-    if seen["phase"] not in ("assert", "act"):
-        return []
-    projected = [event for _version, events in versions(match, seat, 0) for event in events]
-    enemies = seen["teams"][1 - seat]
-    options = candidates(seen, projected, seat)
-    return [(pos, species) for pos, species in enumerate(options) if species is not None and enemies[pos]["alive"]]
+    game = games.get(match.game)
+    return [(version, game.project(events, audience)) for version, events in rows]
 
 
 def can_replay(match, known):

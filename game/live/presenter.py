@@ -1,88 +1,26 @@
 """Template context and HTML fragments for the match page, built only from a projected payload.
 
 The page (HTTP) and the browser socket (``?ui=html``) both render through here, from the same
-``frames.payload`` the JSON protocol sends, so the HTML can show no more than the JSON does.
+``frames.payload`` the JSON protocol sends, so the HTML can show no more than the JSON does. The
+board, the controls and the status line are the game's (``Presentation.page_context`` and its
+templates); the clocks, presence, rematch, links and notices are the platform's.
 """
-import json
 import math
 import uuid
 
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from . import frames
-from ..games.aquawar.engine import SPECIES
-from ..games.aquawar.log import ROUND_END_REASONS, LogBook
-from ..games.aquawar.texts import image as fish_image
-from ..games.aquawar.texts import name as species_name
-from ..games.aquawar.texts import skill_text
 
-MAX_HP = 400
-MIMIC = "mimic_fish"
 REFUSALS = {
     "no_match": gettext_lazy("There is no such match."),
     "bad_field": gettext_lazy("That form was not filled in completely."),
-    "wrong_pick_count": gettext_lazy("Pick exactly 4 fish."),
-    "duplicate_species": gettext_lazy("Each species can be picked once per team."),
-    "species_used": gettext_lazy("You fielded one of those fish in an earlier round: pick unused ones."),
-    "mimic_target_missing": gettext_lazy("Choose which species the Mimic Fish copies."),
-    "already_picked": gettext_lazy("You have already locked in your team for this round."),
-    "not_your_turn": gettext_lazy("It is not your turn."),
-    "wrong_phase": gettext_lazy("That move does not fit this part of the turn."),
-    "target_dead": gettext_lazy("That fish is already defeated."),
-    "target_revealed": gettext_lazy("That enemy fish is already revealed."),
-    "not_lowest_hp": gettext_lazy("This skill must target an enemy with the lowest HP."),
 }
-# More marks on one fish than this (an area attack on a sharing team) would only be a blur.
-MAX_MARKS = 4
 # A clock this close to running out is drawn as urgent (match.js keeps it so as it ticks down).
 URGENT_SECONDS = 10
 PARTS = ("status", "board", "controls", "spectators", "links")
-
-
-def hp_level(hp):
-    """A band for the HP bar, drawn with its own pattern too (the rules' 30 % and 50 % lines)."""
-    if hp < 120:
-        return "low"
-    return "mid" if hp < 200 else "high"
-
-
-def fish_card(fish, pos, side, seat, marks):
-    species = fish["fish"]
-    hp = max(fish["hp"], 0)
-    card = {
-        "pos": pos + 1,
-        "index": pos,
-        "species": species,
-        "name": species_name(species) if species else None,
-        # The file name of a drawing names its species, so a fish the viewer may not know gets the
-        # generic one: nothing in the page may say more than the view does.
-        "image": fish_image(species if species else "hidden"),
-        "dead_image": None if fish["alive"] else fish_image("dead"),
-        "hp": hp,
-        "hp_percent": hp * 100 // MAX_HP,
-        "hp_level": hp_level(hp),
-        "alive": fish["alive"],
-        "revealed": fish["revealed"],
-        "atk": fish["atk"],
-        "shields": fish["shields"],
-        "effects": fish["effects"] or [],
-        "mimic_of": species_name(fish["mimic_of"]) if fish["mimic_of"] else None,
-        "own": side == seat,
-        "marks": marks.get((side, pos), [])[:MAX_MARKS],
-    }
-    if species:
-        card["passive"], card["active"] = skill_text(species, fish["mimic_of"])
-    return card
-
-
-def side_label(payload, side):
-    name = payload["players"][side] or _("(waiting for a player)")
-    if payload["seat"] == side:
-        return _("%(name)s (you)") % {"name": name}
-    return name
 
 
 def countdown(payload, side):
@@ -104,176 +42,26 @@ def countdown(payload, side):
     }
 
 
-def board(payload, marks):
-    seen = payload["view"]
-    seat = payload["seat"]
-    # A player sees the opponent's team above their own, like across a table.
-    order = (1 - seat, seat) if seat is not None else (0, 1)
-    sides = []
-    for side in order:
-        team = seen["teams"][side] if seen else []
-        sides.append(
-            {
-                "side": side,
-                "label": side_label(payload, side),
-                "own": side == seat,
-                # Two looks, so the sides never blend: the viewer's own (or, to a spectator, the
-                # host's) team is "a", the other "b".
-                "tone": "a" if side == seat or (seat is None and side == 0) else "b",
-                "to_move": bool(seen) and seen["to_move"] == side,
-                "score": seen["score"][side] if seen else 0,
-                "picked": bool(seen) and seen["picked"][side],
-                "clock": countdown(payload, side),
-                "fish": [fish_card(f, i, side, seat, marks) for i, f in enumerate(team)],
-                # Only a player facing a round in play has anything to deduce.
-                "aid_url": (
-                    reverse("game:aid", args=[payload["match"]])
-                    if seat is not None and side != seat and seen and seen["phase"] in ("assert", "act")
-                    and payload["status"] == "live"
-                    else None
-                ),
-            }
-        )
-    return sides
+def side_label(payload, side):
+    name = payload["players"][side] or _("(waiting for a player)")
+    if payload["seat"] == side:
+        return _("%(name)s (you)") % {"name": name}
+    return name
 
 
-def fish_label(payload, side, pos):
-    fish = payload["view"]["teams"][side][pos]
-    if fish["fish"]:
-        return _("%(species)s (#%(pos)s)") % {"species": species_name(fish["fish"]), "pos": pos + 1}
-    return _("fish #%(pos)s") % {"pos": pos + 1}
-
-
-def move_label(payload, act):
-    seat = payload["seat"]
-    if act["kind"] == "attack":
-        return _("Attack enemy %(target)s") % {"target": fish_label(payload, 1 - seat, act["enemy"])}
-    words = {}
-    if "ally" in act:
-        words["ally"] = fish_label(payload, seat, act["ally"])
-    if "enemy" in act:
-        words["enemy"] = fish_label(payload, 1 - seat, act["enemy"])
-    if "ally" in words and "enemy" in words:
-        return _("Skill on teammate %(ally)s, at enemy %(enemy)s") % words
-    if "ally" in words:
-        return _("Skill on teammate %(ally)s") % words
-    if "enemy" in words:
-        return _("Skill at enemy %(enemy)s") % words
-    return _("Skill")
-
-
-def skill_grid(payload, skills):
-    """A skill aimed at a teammate and an enemy at once (the Sea Turtle's) as a teammate × enemy
-    grid of choices: as a list it would be up to twelve long lines."""
-    if not skills or not all("ally" in m["act"] and "enemy" in m["act"] for m in skills):
+def result(payload):
+    """Who won a finished match, as the viewer reads it; None while it is not over."""
+    if payload["winner"] is None:
         return None
-    seat = payload["seat"]
-    cells = {(m["act"]["ally"], m["act"]["enemy"]): m for m in skills}
-    allies = sorted({ally for ally, _enemy in cells})
-    enemies = sorted({enemy for _ally, enemy in cells})
+    winner = payload["winner"]
+    you_won = winner == payload["seat"]
+    out_of_time = side_label(payload, 1 - winner) if payload["end_reason"] == "timeout" else None
     return {
-        "enemies": [fish_label(payload, 1 - seat, enemy) for enemy in enemies],
-        "rows": [
-            {"ally": fish_label(payload, seat, ally), "cells": [cells.get((ally, enemy)) for enemy in enemies]}
-            for ally in allies
-        ],
+        "winner": side_label(payload, winner),
+        "you_won": you_won,
+        "you_lost": payload["seat"] is not None and not you_won,
+        "out_of_time": out_of_time,
     }
-
-
-def controls(payload):
-    """Which form the viewer gets now, with only legal choices in it."""
-    seen = payload["view"]
-    seat = payload["seat"]
-    status = payload["status"]
-    base = {"client_id": uuid.uuid4().hex, "version": payload["version"]}
-    if status != "live" or seat is None:
-        return {"mode": status if status != "live" else "watching", **base}
-    # The viewer's own clock again, beside the form: the board's can be scrolled out of sight.
-    base["clock"] = countdown(payload, seat)
-    if seen["phase"] == "pick":
-        if payload["pick"] is None:
-            return {"mode": "waiting_pick", **base}
-        species = payload["pick"]["species"]
-        return {
-            "mode": "pick",
-            "count": payload["pick"]["count"],
-            "options": [
-                {"id": s, "name": species_name(s), "skill": skill_text(s), "image": fish_image(s)} for s in species
-            ],
-            "mimic_targets": (
-                [{"id": s, "name": species_name(s)} for s in SPECIES if s != MIMIC] if MIMIC in species else []
-            ),
-            **base,
-        }
-    if not payload["legal"]:
-        return {"mode": "wait", **base}
-    if seen["phase"] == "assert":
-        targets = sorted({c["assert"]["target"] for c in payload["legal"] if c["assert"] is not None})
-        return {
-            "mode": "assert",
-            "targets": [{"pos": t, "label": fish_label(payload, 1 - seat, t)} for t in targets],
-            "species": [{"id": s, "name": species_name(s)} for s in SPECIES],
-            **base,
-        }
-    actors = {}
-    for command in payload["legal"]:
-        act = command["act"]
-        moves = actors.setdefault(act["actor"], {"attacks": [], "skills": []})
-        # Side by side on the page: attacks in one column, the skill's uses in the other.
-        moves["attacks" if act["kind"] == "attack" else "skills"].append(
-            {"act": act, "value": json.dumps(act, separators=(",", ":")), "label": move_label(payload, act)}
-        )
-    for moves in actors.values():
-        (moves["attacks"] or moves["skills"])[0]["checked"] = True
-        moves["skill_grid"] = skill_grid(payload, moves["skills"])
-    return {
-        "mode": "act",
-        "actors": [
-            {
-                "pos": pos,
-                "label": fish_label(payload, seat, pos),
-                "image": fish_image(seen["teams"][seat][pos]["fish"]),
-                **moves,
-            }
-            for pos, moves in sorted(actors.items())
-        ],
-        **base,
-    }
-
-
-def status(payload):
-    seen = payload["view"]
-    info = {"match": payload, "round": None, "turn": None, "rounds": []}
-    if not seen:
-        return info
-    info["round"] = seen["round"]
-    info["max_turns"] = seen["max_turns"]
-    if seen["phase"] in ("assert", "act"):
-        info["turn"] = seen["turn"] + 1
-    info["phase"] = seen["phase"]
-    info["score"] = seen["score"]
-    info["to_move"] = side_label(payload, seen["to_move"]) if seen["to_move"] is not None else None
-    info["your_turn"] = seen["to_move"] is not None and seen["to_move"] == payload["seat"]
-    info["rounds"] = [
-        {
-            "number": n,
-            "winner": side_label(payload, r["winner"]),
-            "you_won": r["winner"] == payload["seat"],
-            "turns": r["turns"],
-            "reason": ROUND_END_REASONS.get(r["reason"], r["reason"]),
-        }
-        for n, r in enumerate(seen["rounds"], start=1)
-    ]
-    if seen["phase"] == "pick" and info["rounds"]:
-        # Between rounds the board is empty: the banner says how the last one ended.
-        info["last_round"] = info["rounds"][-1]
-    if payload["winner"] is not None:
-        info["winner"] = side_label(payload, payload["winner"])
-        info["you_won"] = payload["winner"] == payload["seat"]
-        info["you_lost"] = payload["seat"] is not None and not info["you_won"]
-        if payload["end_reason"] == "timeout":
-            info["out_of_time"] = side_label(payload, 1 - payload["winner"])
-    return info
 
 
 def opponent(seat, players, status):
@@ -298,38 +86,45 @@ def rematch(payload):
     }
 
 
-def context(payload, spectators, marks=None, players=None):
-    """``marks``: the newest version's marks from the viewer's ``LogBook``, flashed on the board.
+def context(game, payload, spectators, marks=None, players=None):
+    """``marks``: the newest version's marks from the viewer's log book, flashed on the board.
     ``players``: which seats have a socket open (``presence.players``)."""
+    seats = [{"label": side_label(payload, side), "clock": countdown(payload, side)} for side in (0, 1)]
     return {
         "opponent": opponent(payload["seat"], players, payload["status"]),
+        "result": result(payload),
         "rematch": rematch(payload),
         "payload": payload,
-        "status": status(payload),
-        "sides": board(payload, marks or {}),
-        "controls": controls(payload),
         "spectators": spectators,
+        "parts": game.web.templates,
+        "summary_link": game.web.summary_link,
+        **game.web.page_context(payload, marks or {}, seats),
     }
 
 
 def full_log(match, seat):
     """A fresh log book that has read every version, and the lines it wrote."""
-    book = LogBook(frames.audience_for(match, seat), frames.players(match))
+    book = match.game_object.web.log_book(frames.audience_for(match, seat), frames.players(match))
     return book, book.entries(frames.versions(match, seat, 0))
 
 
 def render_parts(ctx, parts=PARTS, oob=True):
-    return "".join(render_to_string(f"game/_{part}.html", {**ctx, "oob": oob}) for part in parts)
+    return "".join(
+        render_to_string(ctx.get("parts", {}).get(part, f"game/_{part}.html"), {**ctx, "oob": oob})
+        for part in parts
+    )
 
 
 def render_log(entries, *, append):
     return render_to_string("game/_log.html", {"entries": entries, "append": append, "oob": True})
 
 
-def refusal_text(code, message):
+def refusal_text(game, code, message):
     """What to tell a person whose move was refused: the engine and the protocol word their
-    refusals in English for programs; the ones a page's own forms can run into have a translation."""
-    return REFUSALS.get(code, message)
+    refusals in English for programs; the ones a page's own forms can run into have a translation.
+    ``game``: the match's, or None when there is no match."""
+    text = game.web.refusal_text(code) if game is not None else None
+    return text or REFUSALS.get(code, message)
 
 
 def render_notice(message="", level="error"):

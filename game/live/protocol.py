@@ -6,6 +6,8 @@ consumer turns it into an ``error`` frame and leaves the match and the socket as
 import json
 import re
 
+from ..games.base import BadForm
+
 MAX_FRAME_BYTES = 8 * 1024
 MAX_CLIENT_ID = 64
 # Ids are stored and compared in the database; a narrow alphabet keeps odd Unicode (such as lone
@@ -13,7 +15,6 @@ MAX_CLIENT_ID = 64
 CLIENT_ID = re.compile(r"[A-Za-z0-9._:-]{1,%d}" % MAX_CLIENT_ID)
 TYPES = ("hello", "command", "resign", "form")
 REMATCH_ANSWERS = ("offer", "accept", "decline")
-FORMS = ("pick", "assert", "skip", "act")
 
 
 class ProtocolError(Exception):
@@ -24,11 +25,12 @@ class ProtocolError(Exception):
         self.client_id = client_id
 
 
-def parse(text, match_id, *, rematch=False):
+def parse(text, match_id, form, *, rematch=False):
     """A checked frame: ``{"type", "id", ...}`` with fields of the right types, or ProtocolError.
 
-    ``rematch``: the socket also takes ``rematch`` frames (people's match sockets do; the bot socket
-    does not).
+    ``form``: the game's ``Presentation.form_command``, which turns a ``form`` frame (a browser
+    form's fields) into a command. ``rematch``: the socket also takes ``rematch`` frames (people's
+    match sockets do; the bot socket does not).
     """
     if text is None:
         raise ProtocolError("binary_frame", "Send text frames with JSON in them.")
@@ -63,7 +65,9 @@ def parse(text, match_id, *, rematch=False):
             if not isinstance(frame.get("command"), dict):
                 raise ProtocolError("bad_field", "\"command\" must be a JSON object.")
             return {"type": "command", "id": client_id, "version": _version(frame), "command": frame["command"]}
-        return {"type": "command", "id": client_id, "version": _form_version(frame), "command": form_command(frame)}
+        return {"type": "command", "id": client_id, "version": _form_version(frame), "command": form(frame)}
+    except BadForm as error:
+        raise ProtocolError("bad_field", error.message, client_id) from None
     except ProtocolError as error:
         error.client_id = client_id
         raise
@@ -97,41 +101,3 @@ def _client_id(frame):
             "bad_field", f"\"id\" must be 1 to {MAX_CLIENT_ID} letters, digits or any of . _ : -"
         )
     return value
-
-
-def _text(frame, key):
-    value = frame.get(key)
-    if not isinstance(value, str):
-        raise ProtocolError("bad_field", f"\"{key}\" is missing.")
-    return value
-
-
-def form_command(frame):
-    """The engine command a browser form (flat string fields, see ``_controls.html``) stands for."""
-    form = frame.get("form")
-    if form == "pick":
-        fish = frame.get("fish")
-        fish = [fish] if isinstance(fish, str) else fish
-        if not isinstance(fish, list) or not all(isinstance(s, str) for s in fish):
-            raise ProtocolError("bad_field", "Tick the fish you want.")
-        command = {"pick": fish}
-        # The Mimic's select is on the form whether or not the Mimic is ticked; only count it then.
-        if "mimic_fish" in fish:
-            command["mimic"] = frame.get("mimic") or None
-        return command
-    if form == "skip":
-        return {"assert": None}
-    if form == "assert":
-        target = _text(frame, "target")
-        if not (target.isascii() and target.isdigit() and len(target) < 3):
-            raise ProtocolError("bad_field", "Choose an enemy fish.")
-        return {"assert": {"target": int(target), "fish": _text(frame, "fish")}}
-    if form == "act":
-        try:
-            act = json.loads(_text(frame, "move"))
-        except (ValueError, RecursionError):
-            act = None
-        if not isinstance(act, dict):
-            raise ProtocolError("bad_field", "Choose a move.")
-        return {"act": act}
-    raise ProtocolError("bad_field", f"\"form\" must be one of: {', '.join(FORMS)}.")

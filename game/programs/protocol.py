@@ -1,14 +1,15 @@
 """Frames of the bot socket (docs/bot-api.md): the match protocol's, plus three to take a seat.
 
-``hello``, ``command``, ``resign`` (and ``form``) are checked by ``game.live.protocol`` exactly as on the
-match socket; ``create``, ``join`` and ``play`` are checked here. Pure: text in, request or
+``hello``, ``command``, ``resign`` (and ``form``) are checked by ``game.live.protocol`` exactly as on
+the match socket; ``create``, ``join`` and ``play`` (each new match of the game its ``"game"`` names,
+by default the site's first) are checked here. Pure: text in, request or
 ``ProtocolError`` out.
 """
 import json
 import re
 from urllib.parse import parse_qs
 
-from ..games.aquawar.bots import LEVELS
+from .. import games
 from ..live.protocol import ProtocolError, _version, parse as parse_match_frame
 
 SEAT_TYPES = ("create", "join", "play")
@@ -30,10 +31,12 @@ def token_from(scope):
     return (parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token") or [None])[0]
 
 
-def parse(text, match_id):
-    """A checked frame for the socket bound to ``match_id`` (None before it takes a seat)."""
+def parse(text, match_id, game=None):
+    """A checked frame for the socket bound to ``match_id`` (None before it takes a seat), whose
+    match is of ``game`` (None: the default game's forms are read, until the socket has a match)."""
+    form = (game or games.get(games.DEFAULT)).web.form_command
     try:
-        return parse_match_frame(text, match_id)
+        return parse_match_frame(text, match_id, form)
     except ProtocolError as error:
         if error.code != "unknown_type":
             raise
@@ -51,12 +54,13 @@ def _seat_request(frame):
         private = frame.get("private", False)
         if not isinstance(private, bool):
             raise ProtocolError("bad_field", "\"private\" must be true or false.")
-        return {"type": "create", "private": private}
+        return {"type": "create", "private": private, "game": _game(frame).name}
     if kind == "play":
+        game = _game(frame)
         level = frame.get("level")
-        if not isinstance(level, str) or level not in LEVELS:
-            raise ProtocolError("bad_field", f"\"level\" must be one of: {', '.join(LEVELS)}.")
-        return {"type": "play", "level": level}
+        if not isinstance(level, str) or level not in game.levels:
+            raise ProtocolError("bad_field", f"\"level\" must be one of: {', '.join(game.levels)}.")
+        return {"type": "play", "level": level, "game": game.name}
     match_id, invite = frame.get("match"), frame.get("invite")
     # Optional: the last version the program has (a reconnect), so the seat resumes right after it
     # with the versions it missed and a ``state``, as ``hello`` does; without it, a ``snapshot``.
@@ -67,3 +71,11 @@ def _seat_request(frame):
     if isinstance(invite, str) and INVITE_TOKEN.fullmatch(invite) and match_id is None:
         return {"type": "join", "match": None, "invite": invite, "version": version}
     raise ProtocolError("bad_field", "Join with either \"match\" (a match id) or \"invite\" (an invite token).")
+
+
+def _game(frame):
+    """The game a new match is to be of: ``"game"``, by default the site's first."""
+    name = frame.get("game", games.DEFAULT)
+    if not isinstance(name, str) or name not in games.NAMES:
+        raise ProtocolError("bad_field", f"\"game\" must be one of: {', '.join(games.NAMES)}.")
+    return games.get(name)

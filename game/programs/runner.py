@@ -1,7 +1,7 @@
 """Built-in bots at the table and the move clocks: who moves when, off the event loop.
 
 Every change to a match with a bot seat or a running clock wakes ``settle(match_id)`` once it
-commits (see ``services._changed``), in a worker thread, so no socket waits while a bot thinks.
+commits (``services.settle_requested``), in a worker thread, so no socket waits while a bot thinks.
 ``settle`` plays a built-in seat's moves through ``services.apply_command``, the very path a
 person's commands take, and sets a timer at each deadline — a program's, or a person's under the
 match's time control — when it forfeits the match through ``services.forfeit_overdue`` if the seat
@@ -12,8 +12,10 @@ Nothing lives only in memory: clocks are in the database (``BotSeat.deadline``,
 found again by ``sweep`` — run every ``BOT_SWEEP_SECONDS`` by each server process once it has served
 a socket, and by ``manage.py run_bots`` — and by ``wake``, which runs whenever a socket opens on a
 match (``game.routing``). Two runners on one match are harmless: a bot's command id is
-``bot:<version>`` and commands other than picks must match the locked version, so a move is made
-once; a repeated pick is refused by the engine; a forfeit is decided under the match lock.
+``bot:<version>`` and commands other than blind ones (Aquawar's picks) must match the locked
+version, so a move is made once; a repeated pick is refused by the game; a forfeit is decided under
+the match lock. The runner knows no game: it asks the match's (``game.games``) who is to move and
+what its level would play.
 """
 import asyncio
 import heapq
@@ -29,11 +31,9 @@ from django.db import connections
 from django.db.models import Q
 from django.utils import timezone
 
-from ..games.aquawar import bots, engine
-from .. import services
-from ..live.clocks import seats_to_move
-from .models import BotSeat
+from .. import games, services
 from ..models import Match, MatchEvent
+from .models import BotSeat
 
 logger = logging.getLogger(__name__)
 
@@ -114,8 +114,9 @@ def settle(match_id):
             _clock.time(match_id, [])
             return
         bot_seats = list(BotSeat.objects.filter(match_id=match_id))
-        state = engine.MatchState.from_json(match.state)
-        due = seats_to_move(engine.view(state, "all"))
+        game = games.get(match.game)
+        state = game.load(match.state)
+        due = game.to_move(state)
         builtin = [b for b in bot_seats if not b.is_program and b.seat in due]
         if builtin:
             play_builtin(match, state, builtin[0])
@@ -132,16 +133,18 @@ def settle(match_id):
 
 def play_builtin(match, state, bot_seat):
     """One command of a built-in seat, chosen from that seat's projection only."""
+    game = games.get(match.game)
     seat = bot_seat.seat
     user = match.host if seat == 0 else match.guest
-    seen = engine.view(state, seat)
+    seen = game.view(state, seat)
     history = MatchEvent.objects.filter(match_id=match.pk, version__lte=match.version).order_by("version")
-    events = engine.project([e for row in history.values_list("events", flat=True) for e in row], seat)
-    legal = engine.legal_commands(state, seat)
+    events = game.project([e for row in history.values_list("events", flat=True) for e in row], seat)
+    legal = game.legal_commands(state, seat)
     # Fixed by the match's seed and position: a replayed decision is the same decision.
     seed = (match.seed * 1_000_003 + match.version * 2 + seat) % 2**63
+    # Every game has a "random" level: a uniformly random legal command.
     for level in (bot_seat.level, "random"):
-        command = decide(level, seen, events, legal, seat, seed)
+        command = decide(game, level, seen, events, legal, seat, seed)
         try:
             services.apply_command(match.pk, user, f"bot:{match.version}", match.version, command)
             return
@@ -153,12 +156,16 @@ def play_builtin(match, state, bot_seat):
             logger.warning("Bot %r's command was refused in match %s: %s", level, match.pk, error.message)
 
 
-def decide(level, player_view, projected_events, legal, player, seed):
-    """``game.games.aquawar.bots.choose_command`` with the level's options (``BOT_LEVEL_OPTIONS``, e.g. a smaller
-    expert budget in tests). Receives what a player is shown and nothing else."""
+def decide(game, level, player_view, projected_events, legal, player, seed):
+    """``game.choose`` with the level's options (``BOT_LEVEL_OPTIONS``, e.g. a smaller expert budget
+    in tests). Receives what a player is shown and nothing else."""
     options = getattr(settings, "BOT_LEVEL_OPTIONS", {}).get(level, {})
-    bot = bots.make_bot(level, **options)
-    return bot.choose(player_view, projected_events, legal, player, random.Random(seed))
+    return game.choose(level, player_view, projected_events, legal, player, random.Random(seed), **options)
+
+
+def on_settle_requested(sender, match_id, **kwargs):
+    """Receiver of ``services.settle_requested`` (connected in ``GameConfig.ready``)."""
+    wake(match_id)
 
 
 def sweep():

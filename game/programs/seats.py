@@ -10,14 +10,12 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from .. import games, services
 from ..live import clocks
-from ..games.aquawar import engine
-from .. import services
-from .models import BotAccount, BotSeat
-from .runner import wake
-from ..games.aquawar.bots import LEVELS
 from ..models import Match
 from ..services import ServiceError
+from .models import BotAccount, BotSeat
+from .runner import wake
 
 # Matches against the computer cost the server thinking time; a few at once is plenty for a person.
 MAX_LIVE_VS_COMPUTER = 5
@@ -44,14 +42,15 @@ def bot_account(level):
         return BotAccount.objects.select_related("user").get(level=level).user
 
 
-def start_vs_computer(user, level, *, program=False, move_seconds=0):
-    """A live match of ``user`` (seat 0) against the built-in ``level`` (seat 1).
+def start_vs_computer(user, level, *, program=False, move_seconds=0, game=games.DEFAULT):
+    """A live match of ``game`` (a name) of ``user`` (seat 0) against the built-in ``level`` (seat 1).
 
     ``program``: seat 0 is played by a program over the bot socket, under the contest rules.
     ``move_seconds``: the time control for ``user`` when they play in person.
     """
-    if level not in LEVELS:
-        raise ServiceError("bad_level", _("Choose a level: %(levels)s.") % {"levels": ", ".join(LEVELS)})
+    levels = services.game_named(game).levels
+    if level not in levels:
+        raise ServiceError("bad_level", _("Choose a level: %(levels)s.") % {"levels": ", ".join(levels)})
     live = Match.objects.filter(host=user, status=Match.Status.LIVE, bot_seats__level=level).count()
     if live >= MAX_LIVE_VS_COMPUTER:
         raise ServiceError(
@@ -59,7 +58,7 @@ def start_vs_computer(user, level, *, program=False, move_seconds=0):
         )
     bot = bot_account(level)
     with transaction.atomic():
-        match = services.create_match(user, move_seconds=move_seconds)
+        match = services.create_match(user, move_seconds=move_seconds, game=game)
         # The seats exist before the match goes live, so joining starts their clocks.
         BotSeat.objects.create(match=match, seat=1, level=level)
         if program:
@@ -67,10 +66,10 @@ def start_vs_computer(user, level, *, program=False, move_seconds=0):
         return services.join_match(match, bot)
 
 
-def create_for_program(user, *, private=False):
-    """An open match hosted by ``user`` whose seat a program plays."""
+def create_for_program(user, *, private=False, game=games.DEFAULT):
+    """An open match of ``game`` hosted by ``user`` whose seat a program plays."""
     with transaction.atomic():
-        match = services.create_match(user, private=private)
+        match = services.create_match(user, private=private, game=game)
         BotSeat.objects.create(match=match, seat=0, level=BotSeat.PROGRAM)
     return match
 
@@ -98,7 +97,7 @@ def claim_seat(match_id, user):
             raise ServiceError("not_a_player", _("Only the two players can act in this match."))
         BotSeat.objects.get_or_create(match=match, seat=seat, defaults={"level": BotSeat.PROGRAM})
         if match.status == Match.Status.LIVE:
-            seen = engine.view(engine.MatchState.from_json(match.state), "all")
-            clocks.arm(match, seen)
+            game = games.get(match.game)
+            clocks.arm(match, game, game.load(match.state))
             transaction.on_commit(partial(wake, match.pk), robust=True)
     return match

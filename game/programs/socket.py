@@ -15,17 +15,16 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from . import tokens, runner, seats
-from ..live import clocks, frames, recheck
-from .. import services
+from .. import games, services
 from ..access import may_watch
-from .protocol import parse, token_from
-from .models import BotSeat
-from ..games.aquawar.bots import LEVELS
-from ..models import Match
+from ..live import clocks, frames, recheck
 from ..live.protocol import ProtocolError
 from ..live.ratelimit import FrameRate
+from ..models import Match
 from ..services import ServiceError, match_group
+from . import runner, seats, tokens
+from .models import BotSeat
+from .protocol import parse, token_from
 
 UNAUTHORIZED = 4401
 
@@ -44,6 +43,7 @@ class BotConsumer(AsyncWebsocketConsumer):
         runner.serve_from(asyncio.get_running_loop())
         self.user = None
         self.match_id = None
+        self.game = None
         # The last version this socket was brought up to, and what it last reported (as on the
         # match socket): a doorbell for nothing new sends nothing.
         self.version = None
@@ -56,7 +56,13 @@ class BotConsumer(AsyncWebsocketConsumer):
             await self.send_error("bad_token", "Unknown or revoked API token.")
             await self.close(code=UNAUTHORIZED)
             return
-        welcome = {"user": self.user.username, "levels": list(LEVELS), "move_seconds": clocks.move_seconds()}
+        # What a new match gets unless ``create`` or ``play`` names another game: the default game's.
+        default = games.get(games.DEFAULT)
+        welcome = {
+            "user": self.user.username,
+            "levels": list(default.levels),
+            "move_seconds": clocks.program_seconds(default, None),
+        }
         await self.send_json({"type": "welcome", **welcome})
 
     async def disconnect(self, code):
@@ -84,7 +90,7 @@ class BotConsumer(AsyncWebsocketConsumer):
             await self.send_error("rate_limited", self.rate.message())
             return
         try:
-            frame = parse(text_data, self.match_id)
+            frame = parse(text_data, self.match_id, self.game)
         except ProtocolError as error:
             await self.send_error(error.code, error.message, error.client_id)
             await self.lose("illegal")
@@ -106,11 +112,13 @@ class BotConsumer(AsyncWebsocketConsumer):
 
     async def on_create(self, frame):
         if await self.seat_free():
-            await self.take_seat(seats.create_for_program, self.user, private=frame["private"])
+            await self.take_seat(seats.create_for_program, self.user, private=frame["private"], game=frame["game"])
 
     async def on_play(self, frame):
         if await self.seat_free():
-            await self.take_seat(seats.start_vs_computer, self.user, frame["level"], program=True)
+            await self.take_seat(
+                seats.start_vs_computer, self.user, frame["level"], program=True, game=frame["game"]
+            )
 
     async def on_join(self, frame):
         if not await self.seat_free():
@@ -138,6 +146,7 @@ class BotConsumer(AsyncWebsocketConsumer):
         if self.match_id is not None:
             await self.channel_layer.group_discard(match_group(self.match_id), self.channel_name)
         self.match_id = match.pk
+        self.game = games.get(match.game)
         await self.channel_layer.group_add(match_group(self.match_id), self.channel_name)
         recheck.watch(self)
         # Read after joining the group: a change committed in between is then caught by its doorbell.

@@ -43,7 +43,7 @@ async def test_a_bot_decides_from_its_own_projection_only(host, level, monkeypat
     calls, leaks = [], []
     real_decide = runner.decide
 
-    def spying_decide(level, player_view, projected_events, legal, player, seed):
+    def spying_decide(game, level, player_view, projected_events, legal, player, seed):
         everything = truth(host=host)  # the test's only match; its id may not be known yet
         secret = hidden_from(everything, player) - fielded_by(everything, player)
         # Guesses are public, and the bot's own choice lists name every species by design.
@@ -53,7 +53,7 @@ async def test_a_bot_decides_from_its_own_projection_only(host, level, monkeypat
         calls.append((player, player_view["phase"], len(secret)))
         if found:
             leaks.append(found)
-        return real_decide(level, player_view, projected_events, legal, player, seed)
+        return real_decide(game, level, player_view, projected_events, legal, player, seed)
 
     monkeypatch.setattr(runner, "decide", spying_decide)
     match = await database_sync_to_async(seats.start_vs_computer)(host, level)

@@ -182,9 +182,9 @@ def test_a_cached_view_never_serves_another_audience(host, guest):
     match = frames.load_match(match.pk)
     # Each audience asks right after another has filled the cache for the same version.
     for seat in (0, 1, None, 0, None, 1):
-        assert fanout.engine_part(match, seat) == frames.engine_part(match, seat)
+        assert fanout.game_part(match, seat) == frames.game_part(match, seat)
         assert fanout.versions(match, seat, 0) == frames.versions(match, seat, 0)
-    spectator = fanout.engine_part(match, None)[0]
+    spectator = fanout.game_part(match, None)[0]
     assert all(fish.get("fish") is None for side in spectator["teams"] for fish in side)
 
 

@@ -212,7 +212,7 @@ class Audit:
         for language in languages:
             with translation.override(language):
                 book, entries = presenter.full_log(match, seat)
-                ctx = presenter.context(payload, 0, book.marks)
+                ctx = presenter.context(match.game_object, payload, 0, book.marks)
                 html = presenter.render_parts(ctx) + presenter.render_log(entries, append=False)
             where = ("socket html", seat, language, match.version)
             self.hidden_cards += check_board_cards(html, payload["view"], seat, where)

@@ -211,11 +211,18 @@ def apply_command(match_id, user, client_id, base_version, command):
     return _change(match_id, user, client_id, command, run)
 
 
+def forfeit_command(reason):
+    """How a lost match is stored among the commands: ``{"resign": true}`` for a resignation, with
+    the reason for any other loss (a clock, an illegal move of a program). Replays and records read
+    it back (game.history.replays)."""
+    return {"resign": True} if reason == "resign" else {"resign": True, "reason": reason}
+
+
 def resign(match, user, client_id=None):
     def run(game, state, seat, current):
         return game.resign(state, seat, "resign")
 
-    return _change(match.pk, user, client_id, {"resign": True}, run)
+    return _change(match.pk, user, client_id, forfeit_command("resign"), run)
 
 
 def forfeit(match_id, user, reason):
@@ -228,7 +235,7 @@ def forfeit(match_id, user, reason):
     def run(game, state, seat, current):
         return game.resign(state, seat, reason)
 
-    return _change(match_id, user, None, {"resign": True, "reason": reason}, run)
+    return _change(match_id, user, None, forfeit_command(reason), run)
 
 
 def forfeit_overdue(match_id):
@@ -254,7 +261,7 @@ def forfeit_overdue(match_id):
         def run(game, state, _seat, _current):
             return game.resign(state, seat, "timeout")
 
-        return _change(match_id, None, None, {"resign": True, "reason": "timeout"}, run, seat=seat)
+        return _change(match_id, None, None, forfeit_command("timeout"), run, seat=seat)
 
 
 def _locked(match_id):

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from .. import games
 from ..games.base import RecordError
 from ..models import Match, MatchEvent
+from ..services import forfeit_command
 
 MAX_RECORD_BYTES = 1024 * 1024
 DEFAULT_NAMES = ("Player A", "Player B")
@@ -38,8 +39,8 @@ def _play(game, record):
             state, events = game.resign(state, seat, reason)
         except game.IllegalCommand as refused:
             raise RecordError("illegal_forfeit", f"forfeit: {refused}") from None
-        # Stored as the services store a forfeit, so replays and exports read it back the same way.
-        played.append((seat, {"resign": True, "reason": reason}, events))
+        # Stored as the services store a forfeit, so the match is the one that was exported.
+        played.append((seat, forfeit_command(reason), events))
     return state, played
 
 

@@ -92,7 +92,8 @@ class Game:
         raise NotImplementedError
 
     def apply(self, state, seat, command):
-        """Apply ``seat``'s ``command`` to ``state`` in place; return ``(state, events)``.
+        """Apply ``seat``'s ``command``; return ``(state after it, events)``. It may change ``state``
+        in place (the platform goes on with the state returned).
 
         Raise ``IllegalCommand`` for anything that is not a legal command for this seat now — any
         JSON at all may arrive here — and then leave ``state`` exactly as it was."""

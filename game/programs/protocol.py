@@ -1,9 +1,8 @@
 """Frames of the bot socket (docs/bot-api.md): the match protocol's, plus three to take a seat.
 
 ``hello``, ``command``, ``resign`` (and ``form``) are checked by ``game.live.protocol`` exactly as on
-the match socket; ``create``, ``join`` and ``play`` (each new match of the game its ``"game"`` names,
-by default the site's first) are checked here. Pure: text in, request or
-``ProtocolError`` out.
+the match socket; ``create``, ``join`` and ``play`` (a new match is of the game its ``"game"`` names,
+by default the site's first) are checked here. Pure: text in, request or ``ProtocolError`` out.
 """
 import json
 import re

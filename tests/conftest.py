@@ -6,6 +6,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from axes.handlers.proxy import AxesProxyHandler
 from django.conf import settings as django_settings
 from django.test import override_settings
 
@@ -66,6 +67,8 @@ def empty_cache(settings):
     the cache, and none may leak between tests. Not clear(): on Redis that would flush the database
     the channel layer shares. Assigning the setting makes Django drop its cached connections."""
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": uuid.uuid4().hex}}
+    # django-axes' cache handler keeps the cache it was made with: make it take this one.
+    AxesProxyHandler.get_implementation(force=True)
 
 
 # Frames per window of seconds, for sockets driven by tests rather than people.

@@ -88,17 +88,15 @@ def origin_allowed(scope):
     """Django's CSRF rule for a POST's ``Origin`` (django.middleware.csrf), applied to a websocket:
     the origin is the very scheme, host and port the socket was opened on, or one of
     ``CSRF_TRUSTED_ORIGINS`` (where ``https://*.example.com`` stands for its subdomains)."""
-    origins = _headers(scope, b"origin")
-    if len(origins) != 1:
+    origins, hosts = _headers(scope, b"origin"), _headers(scope, b"host")
+    if len(origins) != 1 or len(hosts) != 1:
         return False
-    origin = origins[0]
-    hosts = _headers(scope, b"host")
-    if len(hosts) == 1:
-        domain, _port = split_domain_port(hosts[0])
-        own = f"{'https' if _secure(scope) else 'http'}://{hosts[0]}"
-        if domain and validate_host(domain, _allowed_hosts()) and origin == own:
-            return True
-    if origin in settings.CSRF_TRUSTED_ORIGINS:
+    origin, host = origins[0], hosts[0]
+    # As HttpRequest.get_host(): a Host the site does not serve is refused whatever the origin.
+    domain, _port = split_domain_port(host)
+    if not domain or not validate_host(domain, _allowed_hosts()):
+        return False
+    if origin == f"{'https' if _secure(scope) else 'http'}://{host}" or origin in settings.CSRF_TRUSTED_ORIGINS:
         return True
     try:
         parsed = urlsplit(origin)

@@ -14,7 +14,9 @@ from typing import NamedTuple
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
+from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -22,6 +24,11 @@ from . import botclock, engine, presence
 from .models import TIME_CONTROLS, Match, MatchEvent
 
 logger = logging.getLogger(__name__)
+
+# Enough to wait in public and invite a friend or two; more would only crowd the lobby.
+MAX_OPEN_MATCHES = 5
+# Matches against the computer cost the server thinking time; a few at once is plenty for a person.
+MAX_LIVE_VS_COMPUTER = 5
 
 
 class ServiceError(Exception):
@@ -100,14 +107,42 @@ def _require_member(user):
         raise ServiceError("login_required", _("Log in to play."))
 
 
-def create_match(host, *, private=False, move_seconds=0):
-    """``move_seconds``: the time control for the people in it, one of ``TIME_CONTROLS``."""
+def hold_account(user_id):
+    """Lock ``user_id``'s account row for the rest of the transaction. Whatever counts a user's
+    things against a limit and then adds one holds it first, so two requests at once can't both
+    see room for the last one (SQLite's IMMEDIATE transactions are serial anyway)."""
+    list(get_user_model().objects.select_for_update().filter(pk=user_id).values_list("pk", flat=True))
+
+
+def check_vs_computer_limit(user_id, level):
+    """Refuse one more live match of ``user_id`` against the built-in ``level`` beyond the limit;
+    call it with the account held (``hold_account``), where such a match is made."""
+    playing = Q(host_id=user_id) | Q(guest_id=user_id)
+    live = Match.objects.filter(playing, status=Match.Status.LIVE, bot_seats__level=level).distinct().count()
+    if live >= MAX_LIVE_VS_COMPUTER:
+        raise ServiceError(
+            "too_many", _("You already play %(count)d matches against this level.") % {"count": live}
+        )
+
+
+def create_match(host, *, private=False, move_seconds=0, level=None):
+    """A new open match hosted by ``host``. ``move_seconds``: the time control for the people in
+    it, one of ``TIME_CONTROLS``. ``level``: the built-in level that joins it at once
+    (game/botseats.py), so it counts against the live matches against that level, not the open
+    ones. Both limits are checked here, where every match but a rematch is made."""
     _require_member(host)
     if move_seconds not in TIME_CONTROLS or isinstance(move_seconds, bool):
         raise ServiceError(
             "bad_time_control", _("Choose a time control: none, or 30, 60 or 120 seconds per decision.")
         )
-    return Match.objects.create(host=host, private=bool(private), move_seconds=move_seconds)
+    with transaction.atomic():
+        hold_account(host.pk)
+        if level is not None:
+            check_vs_computer_limit(host.pk, level)
+        elif Match.objects.filter(host=host, status=Match.Status.OPEN).count() >= MAX_OPEN_MATCHES:
+            message = _("You already have %(count)d open matches: cancel one first.")
+            raise ServiceError("too_many_open", message % {"count": MAX_OPEN_MATCHES})
+        return Match.objects.create(host=host, private=bool(private), move_seconds=move_seconds)
 
 
 def join_match(match, user):

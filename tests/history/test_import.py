@@ -79,6 +79,10 @@ def test_it_names_the_illegal_command_and_stores_nothing(finished, outsider_clie
         (b"\xff\xfe", "not valid JSON"),
         ({"format": "aquawar-record/2", "seed": 1, "commands": []}, "format"),
         ({"format": "aquawar-record/1", "seed": "7", "commands": []}, "seed"),
+        # The outside review: seeds beyond a signed 64-bit number were a 500 (OverflowError, DataError).
+        ({"format": "aquawar-record/1", "seed": 2**64, "commands": []}, "from -2**63 to 2**63-1"),
+        ({"format": "aquawar-record/1", "seed": -(2**70), "commands": []}, "from -2**63 to 2**63-1"),
+        ({"format": "aquawar-record/1", "seed": 2**63, "commands": []}, "from -2**63 to 2**63-1"),
         ({"format": "aquawar-record/1", "seed": 1, "commands": [{"player": 0, "pick": ["x"], "note": 1}]}, "command 0"),
         ({"format": "aquawar-record/1", "seed": 1, "commands": []}, "stops before the match ends"),
     ],

@@ -200,6 +200,16 @@ def cancel_abandoned(match_id, quiet_since):
         return _call_off(current, "abandoned")
 
 
+def expire_open(match_id, created_before):
+    """Cancel an open match nobody joined, made before ``created_before`` (``end_reason``
+    "expired"); checked again under the lock, so a guest arriving meanwhile keeps it. True if so."""
+    with transaction.atomic():
+        current = _locked(match_id)
+        if current.status != Match.Status.OPEN or current.created >= created_before:
+            return False
+        return _call_off(current, "expired")
+
+
 def _call_off(current, reason=""):
     """Cancel the locked match ``current``: nobody wins, nothing is added to its history."""
     now = timezone.now()

@@ -12,7 +12,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .botmodels import ApiToken
-from .services import ServiceError, hold_account
+from .models import hold_account
+from .services import ServiceError
 
 PREFIX = "aqw_"
 SHOWN = len(PREFIX) + 6

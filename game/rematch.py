@@ -12,8 +12,8 @@ from django.utils.translation import gettext as _
 
 from . import engine
 from .botmodels import BotSeat
-from .models import Match, new_seed
-from .services import ServiceError, _changed, _locked, _ring_on_commit, check_vs_computer_limit, hold_account
+from .models import Match, hold_account, new_seed
+from .services import ServiceError, _changed, _locked, _ring_on_commit, check_vs_computer_limit
 
 OFFERED, ACCEPTED, DECLINED = "offered", "accepted", "declined"
 ANSWERS = ("offer", "accept", "decline")

@@ -14,14 +14,13 @@ from typing import NamedTuple
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from . import botclock, engine, presence
-from .models import TIME_CONTROLS, Match, MatchEvent
+from .models import TIME_CONTROLS, Match, MatchEvent, hold_account
 
 logger = logging.getLogger(__name__)
 
@@ -105,13 +104,6 @@ def _changed(match, version, seen, actor=None):
 def _require_member(user):
     if not getattr(user, "is_authenticated", False):
         raise ServiceError("login_required", _("Log in to play."))
-
-
-def hold_account(user_id):
-    """Lock ``user_id``'s account row for the rest of the transaction. Whatever counts a user's
-    things against a limit and then adds one holds it first, so two requests at once can't both
-    see room for the last one (SQLite's IMMEDIATE transactions are serial anyway)."""
-    list(get_user_model().objects.select_for_update().filter(pk=user_id).values_list("pk", flat=True))
 
 
 def check_vs_computer_limit(user_id, level):

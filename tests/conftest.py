@@ -81,6 +81,8 @@ def machine_speed_sockets(settings):
     # frame rate a person gets; tests/game/test_limits.py and tests/bots/test_bad_input.py put the real
     # limits back to test them.
     settings.MATCH_SOCKET_RATE = MACHINE_SPEED
+    # And they say hello to check where a socket stands, far more often than any client needs to.
+    settings.MATCH_HELLO_RATE = MACHINE_SPEED
     settings.BOT_SOCKET_RATE = MACHINE_SPEED
 
 

@@ -151,3 +151,23 @@ def guest_client(guest):
 @pytest.fixture
 def outsider_client(outsider):
     return client_for(outsider)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """A quiet "s" is easy to miss: say at the end, loudly, that the browser tests did not run and
+    how to make them run (their skip reason says what was missing)."""
+    skipped = [
+        report for report in terminalreporter.stats.get("skipped", []) if report.nodeid.startswith("tests/browser/")
+    ]
+    if not skipped:
+        return
+    reasons = sorted({str(report.longrepr[2]) if isinstance(report.longrepr, tuple) else "" for report in skipped})
+    terminalreporter.section("BROWSER TESTS SKIPPED", sep="!", red=True, bold=True)
+    terminalreporter.write_line(f"{len(skipped)} browser test module(s) or test(s) did not run:", red=True, bold=True)
+    for reason in reasons:
+        terminalreporter.write_line(f"  {reason}", red=True)
+    terminalreporter.write_line(
+        "Install Debian's Chromium and run the tests again:  sudo apt-get install -y chromium && make test",
+        red=True,
+        bold=True,
+    )

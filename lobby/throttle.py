@@ -21,13 +21,16 @@ USERNAME_LENGTH = 150
 
 def username_of(request, credentials):
     """The account a login is counted against: its name without case or surrounding spaces, so
-    "Alice " and "alice" share one count (sign-up refuses names that differ only in case)."""
+    "Alice " and "alice" share one count (sign-up refuses names that differ only in case).
+
+    Marked with a leading "@": django-axes keys an account's count and an address's count by the
+    bare value, so failures for a user named "203.0.113.9" would otherwise lock that address out."""
     name = (credentials or {}).get("username")
     if name is None:
         name = request.POST.get("username")
     if not isinstance(name, str):
         return None
-    return name.strip().lower()[:USERNAME_LENGTH]
+    return "@" + name.strip().lower()[:USERNAME_LENGTH]
 
 
 def lockout_message():

@@ -65,6 +65,13 @@ def test_an_address_is_locked_for_every_account(client, host, guest):
     assert log_in(client, "guest", PASSWORD, address="10.0.0.2").status_code == 302
 
 
+def test_an_account_named_like_an_address_is_not_that_address(client, host):
+    # django-axes keys both counts by the bare value: the account's count must not be the address's.
+    fail(client, 4, "10.0.0.7", address="10.0.0.1")
+    assert locked_out(log_in(client, "10.0.0.7", "wrong", address="10.0.0.2"))
+    assert log_in(client, "host", PASSWORD, address="10.0.0.7").status_code == 302
+
+
 def test_a_forged_forwarded_for_does_not_change_the_address(client, host, settings):
     """nginx appends the address it saw to whatever X-Forwarded-For the client sent; the client's
     own entries rotate every try here and must not make each try a new address."""

@@ -126,3 +126,17 @@ def test_it_checks_the_csrf_token(finished, outsider, outsider_client):
         {"csrfmiddlewaretoken": token, "record": SimpleUploadedFile("m.json", json.dumps(record).encode())},
     )
     assert response.status_code == 302 and Match.objects.filter(imported=True).count() == 1
+
+
+def test_it_limits_the_imports_of_one_account_per_day(finished, outsider_client, host_client, monkeypatch):
+    monkeypatch.setattr("game.imports.MAX_IMPORTS_PER_DAY", 2)
+    record = exported(outsider_client, finished)
+    assert [upload(outsider_client, record).status_code for _ in range(2)] == [302, 302]
+    refused = upload(outsider_client, record)
+    assert refused.status_code == 400
+    assert "your account imported 2 records in the last 24 hours" in refused.content.decode()
+    assert Match.objects.filter(imported=True).count() == 2
+    # Other accounts are not affected, and the day is counted from each import.
+    assert upload(host_client, record).status_code == 302
+    Match.objects.filter(imported=True).update(created=finished.created.replace(year=2000))
+    assert upload(outsider_client, record).status_code == 302

@@ -53,10 +53,6 @@ def leave(channel_name):
     row.delete()
 
 
-def spectators(match_id):
-    return counts(match_id)[0]
-
-
 def counts(match_id):
     """(spectators, players()) in one query: what every snapshot, state and presence frame says.
 

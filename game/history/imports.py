@@ -6,6 +6,7 @@ the game's full events in it), so history, summary, replay and export need no sp
 the player names.
 """
 import unicodedata
+from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
@@ -13,10 +14,13 @@ from django.utils.translation import gettext as _
 
 from .. import games
 from ..games.base import RecordError
-from ..models import Match, MatchEvent
+from ..models import Match, MatchEvent, hold_account
 from ..services import forfeit_command
 
 MAX_RECORD_BYTES = 1024 * 1024
+# Imported records are kept for good, up to 1 MB each: plenty for studying matches, and a bound on
+# what one account can pour into the database.
+MAX_IMPORTS_PER_DAY = 50
 DEFAULT_NAMES = ("Player A", "Player B")
 NAME_LENGTH = 150  # like a username: names are shown in tables and headings
 
@@ -79,6 +83,10 @@ def import_record(data, user):
     names = [name.strip()[:NAME_LENGTH] or default for name, default in zip(given, DEFAULT_NAMES)]
     now = timezone.now()
     with transaction.atomic():
+        hold_account(user.pk)
+        if Match.objects.filter(uploaded_by=user, created__gte=now - timedelta(days=1)).count() >= MAX_IMPORTS_PER_DAY:
+            message = _("your account imported %(count)d records in the last 24 hours; try again later")
+            raise RecordError("too_many_imports", message % {"count": MAX_IMPORTS_PER_DAY})
         match = Match.objects.create(
             game=game.name,
             imported=True,

@@ -17,9 +17,6 @@ from ..services import ServiceError
 from .models import BotAccount, BotSeat
 from .runner import wake
 
-# Matches against the computer cost the server thinking time; a few at once is plenty for a person.
-MAX_LIVE_VS_COMPUTER = 5
-
 
 def bot_account(level):
     """The account ``level`` plays under, made on first use (inactive, no password: nobody logs in)."""
@@ -51,14 +48,9 @@ def start_vs_computer(user, level, *, program=False, move_seconds=0, game=games.
     levels = services.game_named(game).levels
     if level not in levels:
         raise ServiceError("bad_level", _("Choose a level: %(levels)s.") % {"levels": ", ".join(levels)})
-    live = Match.objects.filter(host=user, status=Match.Status.LIVE, bot_seats__level=level).count()
-    if live >= MAX_LIVE_VS_COMPUTER:
-        raise ServiceError(
-            "too_many", _("You already play %(count)d matches against this level.") % {"count": live}
-        )
     bot = bot_account(level)
     with transaction.atomic():
-        match = services.create_match(user, move_seconds=move_seconds, game=game)
+        match = services.create_match(user, move_seconds=move_seconds, level=level, game=game)
         # The seats exist before the match goes live, so joining starts their clocks.
         BotSeat.objects.create(match=match, seat=1, level=level)
         if program:

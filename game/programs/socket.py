@@ -17,7 +17,7 @@ from django.conf import settings
 
 from .. import games, services
 from ..access import may_watch
-from ..live import clocks, frames, recheck
+from ..live import clocks, frames, presence, recheck
 from ..live.protocol import ProtocolError
 from ..live.ratelimit import FrameRate
 from ..models import Match
@@ -27,6 +27,7 @@ from .models import BotSeat
 from .protocol import parse, token_from
 
 UNAUTHORIZED = 4401
+TOO_MANY = 4429
 
 
 def load_by_invite(token):
@@ -49,13 +50,21 @@ class BotConsumer(AsyncWebsocketConsumer):
         self.version = None
         self.last_sent = None
         self.rate = FrameRate(*settings.BOT_SOCKET_RATE)
+        self.heartbeat_task = None
         # Refusing needs a close code, and a close code needs an accepted socket.
         await self.accept()
-        self.user = await database_sync_to_async(tokens.user_for)(token_from(self.scope))
-        if self.user is None:
+        user = await database_sync_to_async(tokens.user_for)(token_from(self.scope))
+        if user is None:
             await self.send_error("bad_token", "Unknown or revoked API token.")
             await self.close(code=UNAUTHORIZED)
             return
+        limit = settings.MAX_BOT_SOCKETS_PER_USER
+        if not await database_sync_to_async(presence.bot_arrive)(self.channel_name, user.pk, limit):
+            await self.send_error("too_many_sockets", f"This account has {limit} bot sockets open already.")
+            await self.close(code=TOO_MANY)
+            return
+        self.user = user
+        self.heartbeat_task = asyncio.create_task(self.heartbeat())
         # What a new match gets unless ``create`` or ``play`` names another game: the default game's.
         default = games.get(games.DEFAULT)
         welcome = {
@@ -67,8 +76,17 @@ class BotConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code):
         recheck.forget(self)
+        if self.heartbeat_task:
+            self.heartbeat_task.cancel()
+            await database_sync_to_async(presence.bot_leave)(self.channel_name)
         if self.match_id is not None:
             await recheck.leave_group(self.channel_layer, match_group(self.match_id), self.channel_name)
+
+    async def heartbeat(self):
+        # Keeps this socket counted; a process that dies stops doing so (see game/live/presence.py).
+        while True:
+            await asyncio.sleep(presence.HEARTBEAT.total_seconds())
+            await database_sync_to_async(presence.bot_touch)(self.channel_name)
 
     async def dispatch(self, message):
         # The match group also carries news meant for browsers (spectator counts, …): only a change

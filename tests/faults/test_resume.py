@@ -5,7 +5,7 @@
   between), the same as ``hello``;
 - a socket that lost its channel-layer group (a Redis restart forgets every group while sockets
   stay open) still hears of its match, and of who comes and goes, by its process's recheck
-  (game/recheck.py): program sockets, JSON match sockets and pages alike.
+  (game/live/recheck.py): program sockets, JSON match sockets and pages alike.
 """
 import random
 

@@ -11,8 +11,8 @@ from game.programs.seats import start_vs_computer
 from tests.bots.helpers import program, take_seat
 from tests.history.helpers import finish
 
-BEFORE = [("game", "0005_time_control")]
-AFTER = [("game", "0006_match_game")]
+BEFORE = [("game", "0006_socket_caps")]
+AFTER = [("game", "0007_match_game")]
 
 
 def migrate(targets):

@@ -7,7 +7,8 @@ commands give the same match, event for event.
 Public API
 ==========
 ``new_match(seed, first_mover=None) -> MatchState``
-    A match in round 1, pick phase. ``first_mover`` (0 or 1) overrides the seeded draw for round 1.
+    A match in round 1, pick phase. ``seed``: an integer from -2**63 to 2**63-1 (``bad_seed``
+    otherwise). ``first_mover`` (0 or 1) overrides the seeded draw for round 1.
 
 ``apply(state, player, command, *, in_place=False) -> (MatchState, list[dict])``
     Apply one command for ``player`` (0 or 1). Raises ``IllegalCommand`` and leaves ``state``

@@ -7,7 +7,7 @@ from . import combat
 from .errors import IllegalCommand
 from .legal import TEAM_SIZE, skill_targets
 from .species import MIMIC, SPECIES_SET, skill_category
-from .state import MAX_TURNS, Fish, MatchState
+from .state import MAX_TURNS, SEED_MAX, SEED_MIN, Fish, MatchState
 
 WINS_NEEDED = 2
 ASSERT_HP_LOSS = 50
@@ -15,8 +15,8 @@ RESIGN_REASONS = ("resign", "timeout", "illegal", "abandon")
 
 
 def new_match(seed, first_mover=None):
-    if not _is_int(seed):
-        raise IllegalCommand("bad_seed", "The seed must be an integer.")
+    if not _is_int(seed) or not SEED_MIN <= seed <= SEED_MAX:
+        raise IllegalCommand("bad_seed", "The seed must be an integer from -2**63 to 2**63-1.")
     if first_mover is not None and first_mover not in (0, 1):
         raise IllegalCommand("bad_first_mover", "The first mover must be player 0 or 1.")
     state = MatchState(seed, None)

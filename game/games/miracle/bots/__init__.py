@@ -4,9 +4,11 @@ Every bot sees exactly what a player sees; see ``base`` for the interface and do
 levels.
 """
 from .base import Bot, play_bots
+from .expert import ExpertBot
+from .greedy import GreedyBot
 from .random_bot import RandomBot
 
-LEVELS = {"random": RandomBot}
+LEVELS = {"random": RandomBot, "greedy": GreedyBot, "expert": ExpertBot}
 
 
 def make_bot(level):
@@ -21,4 +23,4 @@ def play_match(seed, levels):
     return record
 
 
-__all__ = ["LEVELS", "Bot", "RandomBot", "make_bot", "play_bots", "play_match"]
+__all__ = ["LEVELS", "Bot", "ExpertBot", "GreedyBot", "RandomBot", "make_bot", "play_bots", "play_match"]

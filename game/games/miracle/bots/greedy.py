@@ -1,0 +1,36 @@
+"""Level "greedy": a solid fixed deck, then at each decision the command whose immediate result
+scores best (``evaluate``); it ends its turn when nothing left improves on ending it."""
+from game.games.miracle.engine import apply
+
+from .base import Bot
+from .evaluate import evaluate
+
+DECK = {"deck": {"artifact": "inferno_flame", "creatures": ["swordsman", "archer", "frost_dragon"]}}
+END_TURN = {"end_turn": {}}
+
+
+def ranked(world, player, legal, rng):
+    """``[(score, command)]`` of every non-surrender command, best first (ties in random order)."""
+    candidates = [c for c in legal if "surrender" not in c]
+    rng.shuffle(candidates)
+    scored = [(evaluate(apply(world, player, c)[0], player), i, c) for i, c in enumerate(candidates)]
+    scored.sort(key=lambda item: (-item[0], item[1]))
+    return [(score, command) for score, _, command in scored]
+
+
+def greedy_choice(world, player, legal, rng):
+    """The best immediate command; ending the turn wins ties, so the bot never dawdles."""
+    choices = ranked(world, player, legal, rng)
+    end_score = next(score for score, command in choices if command == END_TURN)
+    best_score, best = choices[0]
+    return best if best_score > end_score else END_TURN
+
+
+class GreedyBot(Bot):
+    name = "greedy"
+
+    def deck(self, legal, player, rng):
+        return DECK
+
+    def play(self, world, legal, player, rng):
+        return greedy_choice(world, player, legal, rng)

@@ -9,7 +9,6 @@ view, projection and legal commands, as the server does. A bot whose command is 
 match (counted and reported).
 """
 import argparse
-import math
 import os
 import random
 import sys
@@ -18,6 +17,7 @@ from multiprocessing import Pool
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from bench.bot_tournament import wilson  # noqa: E402  (Aquawar's tournament: same interval)
 from game.games.miracle.bots import make_bot  # noqa: E402
 from game.games.miracle.engine import (IllegalCommand, apply, legal_commands, new_match, project,  # noqa: E402
                                        resign, to_move, view)
@@ -54,15 +54,6 @@ def play_match(task):
             spent[player] = 0.0
     offender = None if illegal is None else ("A" if illegal == seat_a else "B")
     return state.winner == seat_a, turn_times[seat_a], turn_times[1 - seat_a], offender, state.turn
-
-
-def wilson(wins, n, z=1.96):
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def main(argv=None):

@@ -9,18 +9,17 @@ DECK = {"deck": {"artifact": "inferno_flame", "creatures": ["swordsman", "archer
 END_TURN = {"end_turn": {}}
 
 
-def ranked(world, player, legal, rng):
-    """``[(score, command)]`` of every non-surrender command, best first (ties in random order)."""
-    candidates = [c for c in legal if "surrender" not in c]
-    rng.shuffle(candidates)
-    scored = [(evaluate(apply(world, player, c)[0], player), i, c) for i, c in enumerate(candidates)]
+def ranked(world, player, legal):
+    """``[(score, command)]`` of every non-surrender command, best first (ties in listed order, so
+    a decision is a function of the position alone and plans can be replayed)."""
+    scored = [(evaluate(apply(world, player, c)[0], player), i, c) for i, c in enumerate(legal) if "surrender" not in c]
     scored.sort(key=lambda item: (-item[0], item[1]))
     return [(score, command) for score, _, command in scored]
 
 
-def greedy_choice(world, player, legal, rng):
+def greedy_choice(world, player, legal):
     """The best immediate command; ending the turn wins ties, so the bot never dawdles."""
-    choices = ranked(world, player, legal, rng)
+    choices = ranked(world, player, legal)
     end_score = next(score for score, command in choices if command == END_TURN)
     best_score, best = choices[0]
     return best if best_score > end_score else END_TURN
@@ -33,4 +32,4 @@ class GreedyBot(Bot):
         return DECK
 
     def play(self, world, legal, player, rng):
-        return greedy_choice(world, player, legal, rng)
+        return greedy_choice(world, player, legal)

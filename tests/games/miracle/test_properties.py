@@ -17,6 +17,7 @@ from game.games.miracle.engine.board import COORDS
 from game.games.miracle.engine.cards import DECK_CREATURES
 from game.games.miracle.engine.record import make_record, replay
 from game.games.miracle.engine.state import MAX_MANA, MIRACLE_HP
+from game.games.miracle.engine.view import EVENT_RULES, PUBLIC_EVENTS
 
 MAX_COMMANDS = 100 * 40
 match_settings = settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -119,6 +120,7 @@ def test_random_matches_keep_every_property(seed, end_rate):
         events.extend(produced)
         commands.append({"player": player, **command})
     assert state.turn == 100 or state.end_reason == "miracle_destroyed"
+    assert {e["type"] for e in events} <= set(PUBLIC_EVENTS) | set(EVENT_RULES)  # view.py rules every type
     assert to_move(state) == [] and legal_commands(state, 0) == [] and view(state, "all")["winner"] in (0, 1)
     replayed, replayed_events = replay(make_record(seed, commands, first_mover=state.first_mover))
     assert replayed_events == events and replayed == state

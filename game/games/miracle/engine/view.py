@@ -22,10 +22,19 @@ PUBLIC_EVENTS = ("decks", "turn_start", "unit_counts", "capture", "shield", "rea
                  "match_end")
 
 
+def _rule(event):
+    """The event's owner rule, or None when it is public; an event type ``view.py`` does not list
+    is an error, so no new event reaches an audience without a decision here."""
+    kind = event["type"]
+    if kind in PUBLIC_EVENTS:
+        return None
+    return EVENT_RULES[kind]
+
+
 def visibility(event):
     """Who may see ``event``: ``("public", None)`` or ``("owner", player)``; the others get
     ``project_event(event, audience)``."""
-    rule = EVENT_RULES.get(event["type"])
+    rule = _rule(event)
     return ("public", None) if rule is None else ("owner", rule[0](event))
 
 
@@ -36,7 +45,7 @@ def _check_audience(audience):
 
 def project_event(event, audience):
     """The form of ``event`` that ``audience`` may see, or ``None`` if it may see nothing of it."""
-    rule = EVENT_RULES.get(event["type"])
+    rule = _rule(event)
     if rule is None or audience == "all" or rule[0](event) == audience:
         return event
     return rule[1](event)

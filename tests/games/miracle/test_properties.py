@@ -15,6 +15,7 @@ from game.games.miracle.engine import (IllegalCommand, MatchState, apply, is_leg
                                        options, to_move, view)
 from game.games.miracle.engine.board import COORDS
 from game.games.miracle.engine.cards import DECK_CREATURES
+from game.games.miracle.engine.combat import refresh_attack
 from game.games.miracle.engine.record import make_record, replay
 from game.games.miracle.engine.state import MAX_MANA, MIRACLE_HP
 from game.games.miracle.engine.view import EVENT_RULES, PUBLIC_EVENTS
@@ -64,6 +65,9 @@ def _random_command(state, rng):
 
 
 def _check_invariants(state, before):
+    stale = []
+    refresh_attack(state.copy(), stale)
+    assert stale == []  # every creature's attack is already what ruling 25 makes it
     for unit in state.units.values():
         assert 0 < unit.hp <= unit.max_hp
         assert unit.atk >= 0

@@ -3,7 +3,7 @@ from . import board
 from .board import DIST
 from .cards import (HOLY_LIGHT, HOLY_LIGHT_RANGE, HOLY_LIGHT_TURNS, INFERNO, INFERNO_DAMAGE, INFERNO_FLAME,
                     INFERNO_RANGE, SALAMANDER_SHIELD, SHIELD_HP, WIND_BLESSING, WIND_RANGE,
-                    ARTIFACT_STATS)
+                    ARTIFACT_STATS, PRIEST)
 from .combat import attack, damage_unit, death_check, heal_unit, place, recycle, refresh_attack
 from .movement import path_to
 from .state import Unit
@@ -22,8 +22,8 @@ def summon(state, events, player, args):
     stats, cell = args
     state.mana[player] -= stats.cost
     state.pools[player][stats.type].on_board += 1
-    _enter(state, events, player, stats.type, stats.level, cell, stats.cost)
-    refresh_attack(state, events)
+    unit = _enter(state, events, player, stats.type, stats.level, cell, stats.cost)
+    refresh_attack(state, events, None if unit.type == PRIEST else unit)
 
 
 def move(state, events, player, args):
@@ -37,7 +37,7 @@ def move(state, events, player, args):
     unit.can_act = False
     events.append({"type": "move", "player": player, "unit": unit.id, "from": board.coord(start),
                    "to": board.coord(cell), "path": [board.coord(c) for c in path_to(parent, cell)]})
-    refresh_attack(state, events)
+    refresh_attack(state, events, None if unit.type == PRIEST else unit)
 
 
 def attack_command(state, events, player, args):
@@ -80,7 +80,7 @@ def _inferno_flame(state, events, player, cell):
         damage_unit(state, events, unit, INFERNO_DAMAGE, "artifact", INFERNO_FLAME)
     inferno = _enter(state, events, player, INFERNO, 1, cell, 0)
     state.artifacts[player] = {"state": "in_use", "cooldown": 0, "unit": inferno.id}
-    refresh_attack(state, events)
+    refresh_attack(state, events, inferno)
 
 
 def _salamander_shield(state, events, player, unit):

@@ -62,20 +62,24 @@ def _splash(state, events, dragon, target):
             damage_unit(state, events, other, dragon.stats.splash, "splash", dragon.id)
 
 
-def refresh_attack(state, events):
-    """Recompute every creature's current attack (ruling 25) and report each change as an
-    ``atk`` event: this is where priest auras and HolyLight bonuses start and end."""
-    units = state.units.values()
-    priests = [u for u in units if u.type == PRIEST]
-    for unit in units:
-        atk = unit.stats.atk
-        if unit.holy_until:
-            atk += HOLY_LIGHT_ATK
-        if priests:
-            row = DIST[unit.cell]
-            for priest in priests:
-                if priest.camp == unit.camp and priest is not unit and row[priest.cell] <= priest.stats.aura_range:
-                    atk += 1
+def _current_attack(unit, priests):
+    atk = unit.stats.atk
+    if unit.holy_until:
+        atk += HOLY_LIGHT_ATK
+    row = DIST[unit.cell]
+    for priest in priests:
+        if priest.camp == unit.camp and priest is not unit and row[priest.cell] <= priest.stats.aura_range:
+            atk += 1
+    return atk
+
+
+def refresh_attack(state, events, only=None):
+    """Recompute current attack (ruling 25) and report each change as an ``atk`` event: this is
+    where priest auras and HolyLight bonuses start and end. ``only``: the one creature that can
+    have changed (a non-priest that moved or entered), to skip the others."""
+    priests = [u for u in state.units.values() if u.type == PRIEST]
+    for unit in (state.units.values() if only is None else (only,)):
+        atk = _current_attack(unit, priests)
         if atk != unit.atk:
             unit.atk = atk
             events.append({"type": "atk", "unit": unit.id, "atk": atk})

@@ -72,7 +72,7 @@ def _in_turn(state, player):
 def options(state, player):
     """The compact form: per own creature its destinations (with paths) and targets; each
     summonable type and level with its cells; the artifact's cells or units; end_turn; surrender."""
-    if state.phase == "over" or player not in (0, 1):
+    if state.phase == "over" or player not in (0, 1) or isinstance(player, bool):
         return {}
     if state.phase == "deck":
         if state.decks[player] is not None:

@@ -10,26 +10,31 @@ volcano dragons hold the ground) won most often against the greedy deck in a swe
 from game.games.miracle.engine import apply, legal_commands
 
 from .evaluate import evaluate
-from .greedy import END_TURN, GreedyBot, greedy_choice, ranked
+from .greedy import END_TURN, GreedyBot, best_of, greedy_choice, ranked
 
 WIDTH = 10
 # No plan is started once this many positions have been scored in the turn's search, so a whole
 # turn stays well inside the 2 s budget however crowded the board (about 60 µs a position on one
 # core), and the bot plays the same on a busy machine as on a quiet one. The first plan always
 # completes.
-BUDGET = 12000
+BUDGET = 6000
+# The opponent's answer is cut short (the rest of its turn ended) past this much work, so one
+# crowded plan cannot blow the turn's time either; a cut answer only makes its estimate rougher.
+HARD_LIMIT = 9000
 DECK = {"deck": {"artifact": "holy_light", "creatures": ["archer", "black_bat", "volcano_dragon"]}}
 # A turn never needs more commands than this (creatures x one action, plus summons and artifact).
 MAX_TURN_COMMANDS = 60
 
 
-def finish_turn(world, player, first=None, work=None):
+def finish_turn(world, player, first=None, work=None, limit=None):
     """Play ``player``'s turn greedily from ``world`` (after ``first``); returns (commands, state after
-    the turn has ended). ``work[0]`` counts the positions scored."""
+    the turn has ended). ``work[0]`` counts the positions scored; past ``limit`` the turn ends."""
     commands = []
     state = world
     command = first
     while state.phase == "play" and state.current == player and len(commands) < MAX_TURN_COMMANDS:
+        if command is None and limit is not None and work[0] > limit:
+            break
         if command is None:
             legal = legal_commands(state, player)
             if work is not None:
@@ -65,8 +70,9 @@ class ExpertBot(GreedyBot):
 
     def search(self, world, player, legal):
         # The greedy player's own choice always leads, so the expert never plans worse than it.
-        firsts = [greedy_choice(world, player, legal)]
-        firsts += [c for _, c in ranked(world, player, legal) if c not in firsts][:self.width - 1]
+        choices = ranked(world, player, legal)
+        firsts = [best_of(choices)]
+        firsts += [c for _, c in choices if c not in firsts][:self.width - 1]
         best, best_value = None, None
         work = [len(legal)]
         for first in firsts:
@@ -74,7 +80,7 @@ class ExpertBot(GreedyBot):
                 break
             commands, after = finish_turn(world, player, first, work)
             if after.phase == "play":
-                _, after = finish_turn(after, after.current, work=work)
+                _, after = finish_turn(after, after.current, work=work, limit=HARD_LIMIT)
             value = evaluate(after, player)
             if best_value is None or value > best_value:
                 best, best_value = commands, value

@@ -17,12 +17,15 @@ def ranked(world, player, legal):
     return [(score, command) for score, _, command in scored]
 
 
-def greedy_choice(world, player, legal):
-    """The best immediate command; ending the turn wins ties, so the bot never dawdles."""
-    choices = ranked(world, player, legal)
+def best_of(choices):
+    """The best of ``ranked``'s list; ending the turn wins ties, so the bot never dawdles."""
     end_score = next(score for score, command in choices if command == END_TURN)
     best_score, best = choices[0]
     return best if best_score > end_score else END_TURN
+
+
+def greedy_choice(world, player, legal):
+    return best_of(ranked(world, player, legal))
 
 
 class GreedyBot(Bot):

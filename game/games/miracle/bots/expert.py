@@ -17,18 +17,21 @@ WIDTH = 10
 # turn stays well inside the 2 s budget however crowded the board (about 60 µs a position on one
 # core), and the bot plays the same on a busy machine as on a quiet one. The first plan always
 # completes.
-BUDGET = 6000
-# The opponent's answer is cut short (the rest of its turn ended) past this much work, so one
-# crowded plan cannot blow the turn's time either; a cut answer only makes its estimate rougher.
-HARD_LIMIT = 9000
+BUDGET = 15000
+# Each opponent's answer is cut short (the rest of its turn ended) once it has scored this many
+# positions, so one crowded plan cannot blow the turn's time either; a cut answer only makes its
+# estimate rougher.
+ANSWER_CAP = 4000
 DECK = {"deck": {"artifact": "holy_light", "creatures": ["archer", "black_bat", "volcano_dragon"]}}
 # A turn never needs more commands than this (creatures x one action, plus summons and artifact).
 MAX_TURN_COMMANDS = 60
 
 
-def finish_turn(world, player, first=None, work=None, limit=None):
+def finish_turn(world, player, first=None, work=None, cap=None):
     """Play ``player``'s turn greedily from ``world`` (after ``first``); returns (commands, state after
-    the turn has ended). ``work[0]`` counts the positions scored; past ``limit`` the turn ends."""
+    the turn has ended). ``work[0]`` counts the positions scored; once this turn alone has scored
+    ``cap`` of them, the turn ends."""
+    limit = None if cap is None else work[0] + cap
     commands = []
     state = world
     command = first
@@ -80,7 +83,7 @@ class ExpertBot(GreedyBot):
                 break
             commands, after = finish_turn(world, player, first, work)
             if after.phase == "play":
-                _, after = finish_turn(after, after.current, work=work, limit=HARD_LIMIT)
+                _, after = finish_turn(after, after.current, work=work, cap=ANSWER_CAP)
             value = evaluate(after, player)
             if best_value is None or value > best_value:
                 best, best_value = commands, value

@@ -1,8 +1,11 @@
 """Match state: plain data with an exact JSON round trip, and the seeded random generator.
 
 The generator is SplitMix64 on a 64-bit integer kept in the state, so a state serialised mid-match
-and restored continues with the very same dodge rolls.
+and restored continues with the very same dodge rolls. A match replayed from a record that carries
+its dodge outcomes (an official replay's, whose dodges no seed reproduces) takes them from
+``dodges`` instead, in roll order.
 """
+from .errors import IllegalCommand
 from .species import ACTIVE, DODGE, MIMIC, PASSIVE, SHIELD, EXPLODE
 
 MASK64 = (1 << 64) - 1
@@ -10,6 +13,10 @@ START_HP = 400
 START_ATK = 100
 START_SHIELDS = 3
 MAX_TURNS = 64
+# The 2021 official program ended rounds after 63 turns; its replays are replayed under that limit.
+OFFICIAL_TURN_LIMIT = 63
+TURN_LIMITS = (MAX_TURNS, OFFICIAL_TURN_LIMIT)
+DODGE_PERCENT = 30
 PHASES = ("pick", "assert", "act", "over")
 
 
@@ -156,9 +163,11 @@ class MatchState:
         "picks",
         "past_picks",
         "teams",
+        "dodges",
+        "turn_limit",
     )
 
-    def __init__(self, seed, first_mover):
+    def __init__(self, seed, first_mover, dodges=None, turn_limit=MAX_TURNS):
         self.seed = seed
         self.rng = seed & MASK64
         self.round = 1
@@ -178,10 +187,22 @@ class MatchState:
         # Picks of finished rounds, [[pick0, pick1], ...], for after-match views.
         self.past_picks = []
         self.teams = [[], []]
+        # The recorded dodge outcomes not used yet (a tuple, shared by copies), or None: rolled.
+        self.dodges = None if dodges is None else tuple(dodges)
+        self.turn_limit = turn_limit
 
     def next_random(self):
         self.rng, out = splitmix64(self.rng)
         return out
+
+    def dodge(self):
+        """Whether a fish that may dodge dodges this damage instance."""
+        if self.dodges is None:
+            return self.next_random() % 100 < DODGE_PERCENT
+        if not self.dodges:
+            raise IllegalCommand("dodges_used_up", "The recorded dodge outcomes ran out before this roll.")
+        outcome, self.dodges = self.dodges[0], self.dodges[1:]
+        return outcome
 
     def copy(self):
         other = MatchState.__new__(MatchState)
@@ -201,10 +222,12 @@ class MatchState:
         other.picks = list(self.picks)
         other.past_picks = [list(p) for p in self.past_picks]
         other.teams = [[f.copy() for f in team] for team in self.teams]
+        other.dodges = self.dodges
+        other.turn_limit = self.turn_limit
         return other
 
     def to_json(self):
-        return {
+        data = {
             "seed": self.seed,
             "rng": self.rng,
             "round": self.round,
@@ -221,6 +244,12 @@ class MatchState:
             "past_picks": [[_pick_json(p) for p in pair] for pair in self.past_picks],
             "teams": [[f.to_json() for f in team] for team in self.teams],
         }
+        # Only when set, so the states of ordinary matches keep their shape.
+        if self.dodges is not None:
+            data["dodges"] = list(self.dodges)
+        if self.turn_limit != MAX_TURNS:
+            data["turn_limit"] = self.turn_limit
+        return data
 
     @classmethod
     def from_json(cls, data):
@@ -240,6 +269,9 @@ class MatchState:
         state.picks = [_pick_json(p) for p in data["picks"]]
         state.past_picks = [[_pick_json(p) for p in pair] for pair in data["past_picks"]]
         state.teams = [[Fish.from_json(f) for f in team] for team in data["teams"]]
+        dodges = data.get("dodges")
+        state.dodges = None if dodges is None else tuple(dodges)
+        state.turn_limit = data.get("turn_limit", MAX_TURNS)
         return state
 
     def __eq__(self, other):

@@ -18,6 +18,9 @@ MAX_INVITE = 64
 INVITE_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,%d}" % MAX_INVITE)
 # Ids are 64-bit in every database; a larger number must not even reach a query.
 MAX_MATCH_ID = 2**63 - 1
+# Why a program gives its match up: a bridge running a contest program reports the program's own
+# breach of the rules as the forfeit it is (docs/contest-programs.md).
+RESIGN_REASONS = ("resign", "timeout", "illegal")
 
 
 def token_from(scope):
@@ -33,7 +36,7 @@ def token_from(scope):
 def parse(text, match_id):
     """A checked frame for the socket bound to ``match_id`` (None before it takes a seat)."""
     try:
-        return parse_match_frame(text, match_id)
+        request = parse_match_frame(text, match_id)
     except ProtocolError as error:
         if error.code != "unknown_type":
             raise
@@ -42,7 +45,13 @@ def parse(text, match_id):
         if frame.get("type") not in SEAT_TYPES:
             error.message = f"Unknown frame type; expected one of: hello, command, resign, {', '.join(SEAT_TYPES)}."
             raise
-    return _seat_request(frame)
+        return _seat_request(frame)
+    if request["type"] == "resign":
+        reason = json.loads(text).get("reason", "resign")
+        if reason not in RESIGN_REASONS:
+            raise ProtocolError("bad_field", f"\"reason\" must be one of: {', '.join(RESIGN_REASONS)}.", request["id"])
+        request["reason"] = reason
+    return request
 
 
 def _seat_request(frame):

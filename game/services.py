@@ -207,17 +207,18 @@ def resign(match, user, client_id=None):
     return _change(match.pk, user, client_id, {"resign": True}, run)
 
 
-def forfeit(match_id, user, reason):
+def forfeit(match_id, user, reason, client_id=None):
     """``user``'s seat loses the whole match for breaking the rules of play between programs.
 
-    ``reason`` is "illegal" (an illegal command or a malformed frame on the bot socket); the
-    match_end event carries it, so the opponent is told why.
+    ``reason`` is "illegal" (an illegal command or a malformed frame on the bot socket, or a
+    contest program's crash or unreadable answer reported by its bridge) or "timeout" (a bridge's
+    own clock ran out first); the match_end event carries it, so the opponent is told why.
     """
 
     def run(state, seat, current):
         return engine.resign(state, seat, reason, in_place=True)
 
-    return _change(match_id, user, None, {"resign": True, "reason": reason}, run)
+    return _change(match_id, user, client_id, {"resign": True, "reason": reason}, run)
 
 
 def forfeit_overdue(match_id):

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_safe
 from . import engine, frames
 from .access import may_watch
 from .chart import round_chart
+from .games.aquawar.contest import notes
 from .log import MATCH_END_REASONS, ROUND_END_REASONS
 from .models import Match
 from .replays import hp_series
@@ -124,6 +125,13 @@ def finished_match(request, match_id):
     return match
 
 
+def official_notes(match, names):
+    """An imported official replay's departures from the rules, worded; None for any other match."""
+    if match.official_notes is None:
+        return None
+    return [notes.describe(note, names) for note in match.official_notes]
+
+
 def team(pick):
     if pick is None:
         return None
@@ -174,6 +182,7 @@ def summary(request, match_id):
         "winner": names[match.winner],
         "reason": MATCH_END_REASONS.get(match.end_reason, match.end_reason),
         "rounds": round_rows(seen, names, hp_series(match)),
+        "official_notes": official_notes(match, names),
         "invite": request.GET.get("invite") if match.private else None,
         "title": _("Match %(id)s: summary") % {"id": match.pk},
     }

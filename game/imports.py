@@ -1,4 +1,5 @@
-"""Uploaded ``aquawar-record/1`` files become finished, unranked matches.
+"""Uploaded ``aquawar-record/1`` files, and official replay files of the 2021 contest (converted to
+records first, game/games/aquawar/contest/official.py), become finished, unranked matches.
 
 The engine decides whether a record is valid by playing it; the stored match then looks like a
 played one (one ``MatchEvent`` per command, the engine's full events in it), so history, summary,
@@ -11,24 +12,23 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from . import engine
-from .engine.record import RecordError, parse_record
+from .engine.record import RecordError, apply_recorded, check_dodges_used, parse_record
+from .games.aquawar.contest import official
 from .models import Match, MatchEvent
 
-MAX_RECORD_BYTES = 1024 * 1024
+# An official replay of a whole match is about 1.1 MB; the limit is the same for every upload.
+MAX_RECORD_BYTES = 2 * 1024 * 1024
 DEFAULT_NAMES = ("Player A", "Player B")
 NAME_LENGTH = 150  # like a username: names are shown in tables and headings
 
 
 def _play(record):
     """``(final state, [(seat, command, events)])``; a refused command raises ``RecordError``."""
-    state = engine.new_match(record.seed, record.first_mover)
+    state = record.start()
     played = []
     for index, (seat, command) in enumerate(record.commands):
-        try:
-            state, events = engine.apply(state, seat, command, in_place=True)
-        except engine.IllegalCommand as refused:
-            # The same code and wording as ``record.replay``, so the command line and the site agree.
-            raise RecordError("illegal_command", f"command {index}: {refused}", index) from None
+        # The same codes and wording as ``record.replay``, so the command line and the site agree.
+        state, events = apply_recorded(state, index, seat, command)
         played.append((seat, command, events))
     if record.forfeit is not None:
         seat, reason = record.forfeit
@@ -38,6 +38,7 @@ def _play(record):
             raise RecordError("illegal_forfeit", f"forfeit: {refused}") from None
         # Stored as the services store a forfeit, so replays and exports read it back the same way.
         played.append((seat, {"resign": True, "reason": reason}, events))
+    check_dodges_used(state)
     return state, played
 
 
@@ -49,13 +50,15 @@ def printable(name):
 
 def check_size(size):
     if size > MAX_RECORD_BYTES:
-        raise RecordError("too_large", _("A record may be at most 1 MB."))
+        raise RecordError("too_large", _("A file may be at most 2 MB."))
 
 
 def import_record(data, user):
-    """Validate ``data`` (the file's bytes) by replaying it and store it; returns the new Match."""
+    """Validate ``data`` (the file's bytes: a record or an official replay) by replaying it and store
+    it; returns the new Match."""
     check_size(len(data))
-    record = parse_record(data)
+    converted = official.convert(data)
+    record = parse_record(converted[0] if converted else data)
     state, played = _play(record)
     outcome = engine.view(state, "all")
     if outcome["phase"] != "over":
@@ -82,6 +85,9 @@ def import_record(data, user):
             status=Match.Status.FINISHED,
             seed=record.seed,
             first_mover=record.first_mover,
+            dodges=None if record.dodges is None else list(record.dodges),
+            turn_limit=record.turn_limit,
+            official_notes=converted[1] if converted else None,
             version=len(played),
             state=state.to_json(),
             winner=outcome["winner"],

@@ -60,6 +60,13 @@ class Match(models.Model):
     player_names = models.JSONField(default=list, blank=True)
     # The record's round-1 first mover override; None (every live match) means drawn from the seed.
     first_mover = models.PositiveSmallIntegerField(null=True, blank=True)
+    # An imported record's dodge outcomes in roll order, used instead of the seed's rolls, and its
+    # round length when not the rules' (an official replay's 63); None for every match played here.
+    dodges = models.JSONField(null=True, blank=True)
+    turn_limit = models.PositiveSmallIntegerField(null=True, blank=True)
+    # An imported official replay of the 2021 contest: where its program departed from the rules
+    # (game/games/aquawar/contest/official.py), possibly none; None for any other match.
+    official_notes = models.JSONField(null=True, blank=True)
     # A finished match's rematch: offered by one seat, then accepted (``rematch_of`` on the new
     # match points back here, one rematch per match) or declined. See game/rematch.py.
     rematch_status = models.CharField(max_length=16, blank=True)

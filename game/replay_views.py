@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from . import frames, imports, replays
 from .access import may_watch
 from .engine.record import RecordError
-from .history_views import finished_match
+from .history_views import finished_match, official_notes
 from .models import Match
 from .species_text import image as fish_image
 from .species_text import name as species_name
@@ -77,6 +77,7 @@ def replay(request, match_id):
         "invite": invite if match.private else None,
         "data": data,
         "rounds": range(1, steps[-1]["view"]["round"] + 1),
+        "official_notes": official_notes(match, names),
         "log": [line for step in steps for line in step["lines"] if line],
     }
     return render(request, "history/replay.html", context)
@@ -93,7 +94,7 @@ def record_json(request, match_id):
 
 class ImportForm(forms.Form):
     record = forms.FileField(
-        label=gettext_lazy("Record file (aquawar-record/1, at most 1 MB)"),
+        label=gettext_lazy("Record or official replay file (at most 2 MB)"),
         widget=forms.FileInput(attrs={"accept": "application/json,.json"}),
     )
 
@@ -122,6 +123,9 @@ def import_record(request):
         except RecordError as refused:
             error = refusal(refused)
         else:
-            messages.success(request, _("Record imported as an unranked match."))
+            if match.official_notes is not None:
+                messages.success(request, _("Official replay imported as an unranked match."))
+            else:
+                messages.success(request, _("Record imported as an unranked match."))
             return redirect("history:summary", match_id=match.pk)
     return render(request, "history/import.html", {"form": form, "error": error}, status=400 if error else 200)

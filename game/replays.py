@@ -8,7 +8,7 @@ Callers decide *who* may see what (``history_views`` / ``replay_views``); this m
 what one named audience may see, through ``engine.view`` and ``engine.project``.
 """
 from . import engine
-from .engine.record import make_record
+from .engine.record import Record, make_record
 from .frames import players as match_players
 from .log import LogBook
 from .models import Match, MatchEvent
@@ -28,13 +28,19 @@ def audience_allowed(match, requested):
     return AUDIENCES.get(requested, "all")
 
 
+def start(match):
+    """The match before its first command, with an imported record's recorded dodges and turn limit."""
+    dodges = None if match.dodges is None else tuple(match.dodges)
+    return Record(match.seed, (), match.first_mover, dodges=dodges, turn_limit=match.turn_limit).start()
+
+
 def steps(match):
     """Yield ``(version, seat, command, state after it, events)`` for every stored command, in order.
 
     A live match is replayed only up to the version the caller loaded, so a command landing
     meanwhile cannot make the replay disagree with the page around it.
     """
-    state = engine.new_match(match.seed, match.first_mover)
+    state = start(match)
     rows = (
         MatchEvent.objects.filter(match_id=match.pk, version__lte=match.version)
         .order_by("version")
@@ -57,8 +63,7 @@ def replay_frames(match, audience):
     text (``""`` where the log has nothing to say). The viewer steps through them event by event.
     """
     book = LogBook(audience, match_players(match))
-    start = engine.new_match(match.seed, match.first_mover)
-    result = [{"version": 0, "view": engine.view(start, audience), "events": [], "lines": []}]
+    result = [{"version": 0, "view": engine.view(start(match), audience), "events": [], "lines": []}]
     for version, _seat, _command, state, events in steps(match):
         seen = engine.project(events, audience)
         lines = [book.describe(event) or "" for event in seen]
@@ -81,7 +86,13 @@ def record(match):
     if first_mover is None:
         first_mover = engine.new_match(match.seed).first_mover
     return make_record(
-        match.seed, commands, first_mover=first_mover, players=match_players(match), forfeit=forfeit
+        match.seed,
+        commands,
+        first_mover=first_mover,
+        players=match_players(match),
+        forfeit=forfeit,
+        dodges=match.dodges,
+        turn_limit=match.turn_limit,
     )
 
 

@@ -239,8 +239,8 @@ def apply_recorded(state, index, player, command):
 
 def check_dodges_used(state) -> None:
     """A record's dodge outcomes must all be used: one left over belongs to no roll of the match."""
-    if state.dodges:
-        raise RecordError("bad_dodges", f"{len(state.dodges)} recorded dodge outcome(s) left over after the last command")
+    if state.dodges_left():
+        raise RecordError("bad_dodges", f"{state.dodges_left()} recorded dodge outcome(s) left over after the last command")
 
 
 def make_record(

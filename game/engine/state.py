@@ -3,7 +3,7 @@
 The generator is SplitMix64 on a 64-bit integer kept in the state, so a state serialised mid-match
 and restored continues with the very same dodge rolls. A match replayed from a record that carries
 its dodge outcomes (an official replay's, whose dodges no seed reproduces) takes them from
-``dodges`` instead, in roll order.
+``dodges`` instead, in roll order; the JSON holds the ones not used yet.
 """
 from .errors import IllegalCommand
 from .species import ACTIVE, DODGE, MIMIC, PASSIVE, SHIELD, EXPLODE
@@ -164,6 +164,7 @@ class MatchState:
         "past_picks",
         "teams",
         "dodges",
+        "dodges_used",
         "turn_limit",
     )
 
@@ -187,22 +188,30 @@ class MatchState:
         # Picks of finished rounds, [[pick0, pick1], ...], for after-match views.
         self.past_picks = []
         self.teams = [[], []]
-        # The recorded dodge outcomes not used yet (a tuple, shared by copies), or None: rolled.
-        self.dodges = None if dodges is None else tuple(dodges)
+        self.use_dodges(dodges)
         self.turn_limit = turn_limit
 
     def next_random(self):
         self.rng, out = splitmix64(self.rng)
         return out
 
+    def use_dodges(self, outcomes):
+        """From now on each dodge roll takes the next of ``outcomes`` (None: rolls from the seed)."""
+        # A tuple shared by copies, and how many of it are used: a roll costs the same however long it is.
+        self.dodges = None if outcomes is None else tuple(outcomes)
+        self.dodges_used = 0
+
+    def dodges_left(self):
+        return 0 if self.dodges is None else len(self.dodges) - self.dodges_used
+
     def dodge(self):
         """Whether a fish that may dodge dodges this damage instance."""
         if self.dodges is None:
             return self.next_random() % 100 < DODGE_PERCENT
-        if not self.dodges:
+        if not self.dodges_left():
             raise IllegalCommand("dodges_used_up", "The recorded dodge outcomes ran out before this roll.")
-        outcome, self.dodges = self.dodges[0], self.dodges[1:]
-        return outcome
+        self.dodges_used += 1
+        return self.dodges[self.dodges_used - 1]
 
     def copy(self):
         other = MatchState.__new__(MatchState)
@@ -223,6 +232,7 @@ class MatchState:
         other.past_picks = [list(p) for p in self.past_picks]
         other.teams = [[f.copy() for f in team] for team in self.teams]
         other.dodges = self.dodges
+        other.dodges_used = self.dodges_used
         other.turn_limit = self.turn_limit
         return other
 
@@ -246,7 +256,7 @@ class MatchState:
         }
         # Only when set, so the states of ordinary matches keep their shape.
         if self.dodges is not None:
-            data["dodges"] = list(self.dodges)
+            data["dodges"] = list(self.dodges[self.dodges_used:])
         if self.turn_limit != MAX_TURNS:
             data["turn_limit"] = self.turn_limit
         return data
@@ -269,8 +279,7 @@ class MatchState:
         state.picks = [_pick_json(p) for p in data["picks"]]
         state.past_picks = [[_pick_json(p) for p in pair] for pair in data["past_picks"]]
         state.teams = [[Fish.from_json(f) for f in team] for team in data["teams"]]
-        dodges = data.get("dodges")
-        state.dodges = None if dodges is None else tuple(dodges)
+        state.use_dodges(data.get("dodges"))
         state.turn_limit = data.get("turn_limit", MAX_TURNS)
         return state
 

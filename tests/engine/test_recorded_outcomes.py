@@ -23,7 +23,7 @@ def test_recorded_dodges_are_used_in_roll_order_instead_of_the_seed(dodges):
     assert blocked(events) == [fish for (_, fish), dodged in zip(ROLLS, dodges) if dodged]
     hit = [(e["side"], e["pos"]) for e in events if e["type"] == "damage"]
     assert hit == [fish for (_, fish), dodged in zip(ROLLS, dodges) if not dodged]
-    assert state.dodges == ()
+    assert state.dodges_left() == 0
 
 
 def test_the_seed_no_longer_decides_a_dodge():
@@ -62,9 +62,12 @@ def test_a_state_keeps_the_outcomes_not_yet_used_through_its_json():
     state = record.start()
     for player, command in record.commands[:4]:
         state, _ = engine.apply(state, player, command)
-    assert state.dodges == (False,)
+    assert state.dodges_left() == 1 and state.to_json()["dodges"] == [False]
     restored = engine.MatchState.from_json(json.loads(json.dumps(state.to_json())))
-    assert restored == state and restored.dodges == (False,)
+    assert restored == state and restored.dodges_left() == 1
+    restored, events = engine.apply(restored, *record.commands[4])
+    restored, events = engine.apply(restored, *record.commands[5])
+    assert not blocked(events) and restored.dodges_left() == 0
 
 
 def test_an_ordinary_state_keeps_its_shape():

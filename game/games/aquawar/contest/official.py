@@ -270,12 +270,12 @@ def play(frames, state):
         player, command = _command(state, op, step)
         outcomes = _dodges(state, op) if op.get("Action") == "Action" else []
         # Each action gets the outcomes read for it; the whole record's replay checks them again.
-        state.dodges = tuple(outcomes)
+        state.use_dodges(outcomes)
         try:
             state, events = apply(state, player, command, in_place=True)
         except IllegalCommand as exc:
             raise _refuse("rules_differ", f"the rules refuse player {player}'s {op.get('Action')}: {exc}", step) from None
-        if state.dodges:
+        if state.dodges_left():
             raise _refuse("rules_differ", "the file's hits do not match the rules' damage instances", step)
         _board_after(board, events)
         following = frames[index + 1] if index + 1 < len(frames) else None

@@ -151,9 +151,9 @@ class Bridge:
                 await self._reconnect()
                 continue
             kind = frame["type"]
-            if kind == "match":
+            if kind == "match" and self.translator is None:
                 self.match_id, self.seat = frame["match"], frame["seat"]
-                self.translator = self.translator or Translator(self.seat)
+                self.translator = Translator(self.seat)
                 self.say(f"match {self.match_id}, playing seat {self.seat}")
             elif kind == "error":
                 await self._on_error(frame)

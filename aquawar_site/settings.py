@@ -9,6 +9,7 @@ Everything that differs between a laptop and production comes from the environme
 - ``DEBUG``         "1"/"true" to turn on; off unless asked, except that ``make run`` asks for it.
 """
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -58,6 +59,7 @@ INSTALLED_APPS = [
     "django_htmx",
     # Named {% partialdef %} fragments, so htmx polling re-renders part of a page from one template.
     "template_partials",
+    "axes",
     "game",
     "lobby",
 ]
@@ -73,6 +75,14 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a login refused for a lockout into the lockout page.
+    "axes.middleware.AxesMiddleware",
+]
+
+# django-axes first: it refuses a locked-out login before the password is even checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "aquawar_site.urls"
@@ -137,7 +147,7 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
-# The cache holds login throttling counts and the lobby's sweep marker. Per process in the embedded
+# The cache holds login lockout counts and the lobby's sweep marker. Per process in the embedded
 # setup; with REDIS_URL it is shared, so the limits hold across every process (docs/deploy.md).
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
@@ -155,8 +165,46 @@ MATCH_SOCKET_RATE = tuple(int(n) for n in os.environ.get("MATCH_SOCKET_RATE", "2
 BOT_SOCKET_RATE = tuple(int(n) for n in os.environ.get("BOT_SOCKET_RATE", "100/2").split("/"))
 # Match sockets one account may have open at once, over every process.
 MAX_SOCKETS_PER_USER = int(os.environ.get("MAX_SOCKETS_PER_USER", "20"))
-# Failed logins per username and address per window (seconds) before the form asks to wait.
-LOGIN_FAILURE_LIMIT = (5, 15 * 60)
+# Match sockets one client address may have open at once, over every process: anonymous viewers
+# included (a household or a classroom shares one address, hence more than one person's share).
+MAX_SOCKETS_PER_ADDRESS = int(os.environ.get("MAX_SOCKETS_PER_ADDRESS", "40"))
+# hello frames one match socket may send per window: each is answered with the whole match (a
+# full page render for a browser socket), and a socket that listens is sent every change anyway.
+MATCH_HELLO_RATE = tuple(int(n) for n in os.environ.get("MATCH_HELLO_RATE", "3/10").split("/"))
+# Bot sockets one account may have open at once (all its tokens together), over every process.
+MAX_BOT_SOCKETS_PER_USER = int(os.environ.get("MAX_BOT_SOCKETS_PER_USER", "10"))
+# An open match nobody has joined is cancelled (end_reason "expired") after this long.
+OPEN_MATCH_MINUTES = int(os.environ.get("OPEN_MATCH_MINUTES", "60"))
+
+# The proxies in front of the site that append the client's address to X-Forwarded-For (nginx:
+# 1); 0 reads the connection's own address. The one rule for every client address the site uses
+# (login lockouts, socket caps): aquawar_site/security.py.
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+
+# Login lockouts (django-axes, docs/deploy.md "Limits"), on the site's login and the admin's: after
+# AXES_FAILURE_LIMIT failed logins for one account (from anywhere), or from one address (for any
+# accounts), logins for it are refused until AXES_COOLOFF_TIME has passed, the right password too.
+# Per account, so that many addresses can't guess one password; per address, so that one can't
+# try a password on many accounts. Counted in the cache (Redis in production, shared by every
+# process), where counts expire by themselves.
+AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_CLIENT_IP_CALLABLE = "aquawar_site.security.request_address"
+AXES_USERNAME_CALLABLE = "lobby.throttle.username_of"
+AXES_LOCKOUT_CALLABLE = "lobby.throttle.locked_out"
+# A login tried during the lockout neither counts nor extends it: the wait the page names holds.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# A success does not clear the counts: otherwise one's own account would reset the address's.
+AXES_RESET_ON_SUCCESS = False
+# The cache handler keeps no rows for the admin to list.
+AXES_ENABLE_ADMIN = False
+AXES_VERBOSE = False
+if not REDIS_URL:
+    # axes.W001 warns that a per-process cache undercounts when several processes answer; the
+    # embedded setup is one process, so its LocMemCache sees every attempt. Production has Redis.
+    SILENCED_SYSTEM_CHECKS = ["axes.W001"]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -49,6 +49,9 @@ class Environment:
             "LOG_LEVEL": "WARNING",
             "DJANGO_SETTINGS_MODULE": "aquawar_site.settings",
             "PYTHONUNBUFFERED": "1",
+            # Every simulated client connects from 127.0.0.1: the cap per client address (40 match
+            # sockets) is for real clients, not for one machine playing hundreds of them.
+            "MAX_SOCKETS_PER_ADDRESS": "1000000",
         }
         if conn_max_age is not None:
             self.env["CONN_MAX_AGE"] = str(conn_max_age)

@@ -7,9 +7,13 @@ read a token back. A fast hash is right here: the secret is random, not a passwo
 import hashlib
 import secrets
 
+from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from .botmodels import ApiToken
+from .models import hold_account
+from .services import ServiceError
 
 PREFIX = "aqw_"
 SHOWN = len(PREFIX) + 6
@@ -23,9 +27,14 @@ def digest(token):
 
 
 def create(user, name):
-    """(ApiToken, the token itself): the only moment the token exists in the clear."""
+    """(ApiToken, the token itself): the only moment the token exists in the clear. At most
+    ``MAX_TOKENS`` per account, counted here, where every token is made."""
     token = PREFIX + secrets.token_urlsafe(32)
-    row = ApiToken.objects.create(user=user, name=name, prefix=token[:SHOWN], digest=digest(token))
+    with transaction.atomic():
+        hold_account(user.pk)
+        if ApiToken.objects.filter(user=user).count() >= MAX_TOKENS:
+            raise ServiceError("too_many_tokens", _("You have %(count)d tokens: revoke one first.") % {"count": MAX_TOKENS})
+        row = ApiToken.objects.create(user=user, name=name, prefix=token[:SHOWN], digest=digest(token))
     return row, token
 
 

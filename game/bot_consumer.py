@@ -15,7 +15,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from . import apitokens, botclock, botplay, botseats, frames, recheck, services
+from . import apitokens, botclock, botplay, botseats, frames, presence, recheck, services
 from .access import may_watch
 from .bot_protocol import parse, token_from
 from .botmodels import BotSeat
@@ -26,6 +26,7 @@ from .ratelimit import FrameRate
 from .services import ServiceError, match_group
 
 UNAUTHORIZED = 4401
+TOO_MANY = 4429
 
 
 def load_by_invite(token):
@@ -47,20 +48,37 @@ class BotConsumer(AsyncWebsocketConsumer):
         self.version = None
         self.last_sent = None
         self.rate = FrameRate(*settings.BOT_SOCKET_RATE)
+        self.heartbeat_task = None
         # Refusing needs a close code, and a close code needs an accepted socket.
         await self.accept()
-        self.user = await database_sync_to_async(apitokens.user_for)(token_from(self.scope))
-        if self.user is None:
+        user = await database_sync_to_async(apitokens.user_for)(token_from(self.scope))
+        if user is None:
             await self.send_error("bad_token", "Unknown or revoked API token.")
             await self.close(code=UNAUTHORIZED)
             return
+        limit = settings.MAX_BOT_SOCKETS_PER_USER
+        if not await database_sync_to_async(presence.bot_arrive)(self.channel_name, user.pk, limit):
+            await self.send_error("too_many_sockets", f"This account has {limit} bot sockets open already.")
+            await self.close(code=TOO_MANY)
+            return
+        self.user = user
+        self.heartbeat_task = asyncio.create_task(self.heartbeat())
         welcome = {"user": self.user.username, "levels": list(LEVELS), "move_seconds": botclock.move_seconds()}
         await self.send_json({"type": "welcome", **welcome})
 
     async def disconnect(self, code):
         recheck.forget(self)
+        if self.heartbeat_task:
+            self.heartbeat_task.cancel()
+            await database_sync_to_async(presence.bot_leave)(self.channel_name)
         if self.match_id is not None:
             await recheck.leave_group(self.channel_layer, match_group(self.match_id), self.channel_name)
+
+    async def heartbeat(self):
+        # Keeps this socket counted; a process that dies stops doing so (see game/presence.py).
+        while True:
+            await asyncio.sleep(presence.HEARTBEAT.total_seconds())
+            await database_sync_to_async(presence.bot_touch)(self.channel_name)
 
     async def dispatch(self, message):
         # The match group also carries news meant for browsers (spectator counts, …): only a change

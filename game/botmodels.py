@@ -61,3 +61,13 @@ class BotSeat(models.Model):
     @property
     def is_program(self):
         return self.level == self.PROGRAM
+
+
+class BotConnection(models.Model):
+    """An open bot socket, in the database so that every server process counts an account's (the
+    per-account cap). Its socket refreshes ``seen`` like a match socket's ``Presence`` row, so the
+    rows of a process that died stop counting (game/presence.py)."""
+
+    channel_name = models.CharField(max_length=200, primary_key=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    seen = models.DateTimeField(db_index=True)

@@ -17,9 +17,6 @@ from .bots import LEVELS
 from .models import Match
 from .services import ServiceError
 
-# Matches against the computer cost the server thinking time; a few at once is plenty for a person.
-MAX_LIVE_VS_COMPUTER = 5
-
 
 def bot_account(level):
     """The account ``level`` plays under, made on first use (inactive, no password: nobody logs in)."""
@@ -50,14 +47,9 @@ def start_vs_computer(user, level, *, program=False, move_seconds=0):
     """
     if level not in LEVELS:
         raise ServiceError("bad_level", _("Choose a level: %(levels)s.") % {"levels": ", ".join(LEVELS)})
-    live = Match.objects.filter(host=user, status=Match.Status.LIVE, bot_seats__level=level).count()
-    if live >= MAX_LIVE_VS_COMPUTER:
-        raise ServiceError(
-            "too_many", _("You already play %(count)d matches against this level.") % {"count": live}
-        )
     bot = bot_account(level)
     with transaction.atomic():
-        match = services.create_match(user, move_seconds=move_seconds)
+        match = services.create_match(user, move_seconds=move_seconds, level=level)
         # The seats exist before the match goes live, so joining starts their clocks.
         BotSeat.objects.create(match=match, seat=1, level=level)
         if program:

@@ -22,6 +22,8 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation.trans_real import parse_accept_lang_header
 
+from aquawar_site.security import scope_address
+
 from . import fanout, frames, presence, presenter, recheck, rematch, services
 from .access import may_watch
 from .models import Match
@@ -83,6 +85,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.seat = None
         self.heartbeat_task = None
         self.rate = FrameRate(*settings.MATCH_SOCKET_RATE)
+        # A hello costs the whole match (a page render for a browser socket) and a socket that
+        # listens is sent every change anyway: more than a few are no use to anyone.
+        self.hello_rate = FrameRate(*settings.MATCH_HELLO_RATE, what="hello frames")
+        self.address = scope_address(self.scope) or ""
         # The last version this socket was brought up to; None until a JSON client says hello.
         self.version = None
         self.last_sent = None
@@ -98,10 +104,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         self.seed = match.seed
         if crowded:
-            await self.send_error(
-                "too_many_sockets",
-                f"You have {settings.MAX_SOCKETS_PER_USER} match sockets open already: close some tabs first.",
-            )
+            await self.send_error("too_many_sockets", crowded)
             await self.close(code=4429)
             return
         await self.channel_layer.group_add(match_group(self.match_id), self.channel_name)
@@ -125,14 +128,18 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.ring_presence()
 
     def admit(self):
-        """(match, crowded): the match if this socket may watch it, else None; crowded if the user
-        has too many match sockets open already."""
+        """(match, crowded): the match if this socket may watch it, else None; crowded: why not,
+        if the account or the client address has too many match sockets open already."""
         match = fanout.read_match(self.match_id)
         if match is None or not may_watch(match, self.user, self.invite):
-            return None, False
-        if not getattr(self.user, "is_authenticated", False):
-            return match, False
-        return match, presence.sockets_of(self.user.pk) >= settings.MAX_SOCKETS_PER_USER
+            return None, None
+        limit = settings.MAX_SOCKETS_PER_USER
+        if getattr(self.user, "is_authenticated", False) and presence.sockets_of(self.user.pk) >= limit:
+            return match, f"You have {limit} match sockets open already: close some tabs first."
+        limit = settings.MAX_SOCKETS_PER_ADDRESS
+        if presence.sockets_from(self.address) >= limit:
+            return match, f"Your address has {limit} match sockets open already: close some tabs first."
+        return match, None
 
     def depart(self):
         """Remove this socket's presence row; True if that is news for the others."""
@@ -150,7 +157,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         was_connected = seat is not None and presence.players(self.match_id)[seat]
         self.seat, self.present = seat, True
         user = self.user if getattr(self.user, "is_authenticated", False) else None
-        presence.arrive(self.channel_name, self.match_id, seat, user)
+        presence.arrive(self.channel_name, self.match_id, seat, user, self.address)
         return not was_connected
 
     async def ring_presence(self, origin=None):
@@ -180,6 +187,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         try:
             frame = parse(text_data, self.match_id, rematch=True)
             if frame["type"] == "hello":
+                if self.hello_rate.refuse():
+                    await self.send_error("rate_limited", self.hello_rate.message())
+                    return
                 await self.hello(frame["version"])
             elif frame["type"] == "rematch":
                 await self.answer_rematch(frame["id"], frame["answer"])

@@ -6,6 +6,7 @@ played one (one ``MatchEvent`` per command, the engine's full events in it), so 
 replay and export need no special case beyond the player names.
 """
 import unicodedata
+from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
@@ -14,10 +15,13 @@ from django.utils.translation import gettext as _
 from . import engine
 from .engine.record import RecordError, apply_recorded, check_dodges_used, parse_record
 from .games.aquawar.contest import official
-from .models import Match, MatchEvent
+from .models import Match, MatchEvent, hold_account
 
 # An official replay of a whole match is about 1.1 MB; the limit is the same for every upload.
 MAX_RECORD_BYTES = 2 * 1024 * 1024
+# Imported records are kept for good, up to 2 MB each: plenty for studying matches, and a bound on
+# what one account can pour into the database.
+MAX_IMPORTS_PER_DAY = 50
 DEFAULT_NAMES = ("Player A", "Player B")
 NAME_LENGTH = 150  # like a username: names are shown in tables and headings
 
@@ -78,6 +82,10 @@ def import_record(data, user):
     names = [name.strip()[:NAME_LENGTH] or default for name, default in zip(given, DEFAULT_NAMES)]
     now = timezone.now()
     with transaction.atomic():
+        hold_account(user.pk)
+        if Match.objects.filter(uploaded_by=user, created__gte=now - timedelta(days=1)).count() >= MAX_IMPORTS_PER_DAY:
+            message = _("your account imported %(count)d records in the last 24 hours; try again later")
+            raise RecordError("too_many_imports", message % {"count": MAX_IMPORTS_PER_DAY})
         match = Match.objects.create(
             imported=True,
             uploaded_by=user,

@@ -6,6 +6,7 @@ history; ``MatchEvent`` rows are the history itself (one row per applied command
 import secrets
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import models
 from django.db.models import Q
 
@@ -21,6 +22,13 @@ TIME_CONTROLS = (0, 30, 60, 120)
 def new_seed():
     # The engine keeps a 64-bit generator; a signed 63-bit seed fits every database's BigInteger.
     return secrets.randbits(63)
+
+
+def hold_account(user_id):
+    """Lock ``user_id``'s account row for the rest of the transaction. Whatever counts a user's
+    things against a limit and then adds one holds it first, so two requests at once can't both
+    see room for the last one (SQLite's IMMEDIATE transactions are serial anyway)."""
+    list(get_user_model().objects.select_for_update().filter(pk=user_id).values_list("pk", flat=True))
 
 
 class Match(models.Model):
@@ -136,7 +144,7 @@ class Presence(models.Model):
     """A connected match socket. Rows live in the database so every server process counts them.
 
     ``seat`` is null for a spectator; ``user`` is whoever is logged in (for the per-user socket
-    cap); ``seen`` is refreshed by the socket's heartbeat, so a killed process's rows go stale.
+    cap), ``address`` where the socket comes from; ``seen`` is refreshed by the socket's heartbeat, so a killed process's rows go stale.
     A row with ``connected`` off is no socket: it remembers when a seat's player last left
     (for the abandoned-match sweep).
     """
@@ -150,7 +158,10 @@ class Presence(models.Model):
     )
     seen = models.DateTimeField(null=True, blank=True, db_index=True)
     connected = models.BooleanField(default=True)
+    # The client's address (aquawar_site/security.py): for the per-address socket cap, and to count
+    # anonymous spectators once per address.
+    address = models.CharField(max_length=64, blank=True, db_index=True)
 
 
 # Bot seats and API tokens live in their own module; importing them here registers them with the app.
-from .botmodels import ApiToken, BotAccount, BotSeat  # noqa: E402,F401
+from .botmodels import ApiToken, BotAccount, BotConnection, BotSeat  # noqa: E402,F401

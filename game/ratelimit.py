@@ -6,8 +6,8 @@ from collections import deque
 class FrameRate:
     """At most ``limit`` frames in any ``window`` seconds; the frame that would exceed it is refused."""
 
-    def __init__(self, limit, window):
-        self.limit, self.window = limit, window
+    def __init__(self, limit, window, what="frames"):
+        self.limit, self.window, self.what = limit, window, what
         self._recent = deque()
 
     def refuse(self):
@@ -21,4 +21,4 @@ class FrameRate:
         return False
 
     def message(self):
-        return f"Slow down: at most {self.limit} frames per {self.window} seconds. That one was ignored."
+        return f"Slow down: at most {self.limit} {self.what} per {self.window} seconds. That one was ignored."

@@ -12,8 +12,8 @@ from django.utils.translation import gettext as _
 
 from . import engine
 from .botmodels import BotSeat
-from .models import Match, new_seed
-from .services import ServiceError, _changed, _locked, _ring_on_commit
+from .models import Match, hold_account, new_seed
+from .services import ServiceError, _changed, _locked, _ring_on_commit, check_vs_computer_limit
 
 OFFERED, ACCEPTED, DECLINED = "offered", "accepted", "declined"
 ANSWERS = ("offer", "accept", "decline")
@@ -73,6 +73,12 @@ def _computer_in(match, seat):
 
 
 def _start(old):
+    computers = list(old.bot_seats.exclude(level=BotSeat.PROGRAM))
+    for bot in computers:
+        # A rematch is one more live match against that level for the person in the other seat.
+        person = old.guest_id if bot.seat == 0 else old.host_id
+        hold_account(person)
+        check_vs_computer_limit(person, bot.level)
     first = 1 - engine.MatchState.from_json(old.state).first_mover
     fresh = engine.new_match(new_seed(), first_mover=first)
     new = Match.objects.create(
@@ -88,8 +94,6 @@ def _start(old):
     )
     # The built-in levels play on; a program seat is not carried over: its program takes the new
     # match's seat itself (or the person plays it).
-    BotSeat.objects.bulk_create(
-        BotSeat(match=new, seat=bot.seat, level=bot.level) for bot in old.bot_seats.exclude(level=BotSeat.PROGRAM)
-    )
+    BotSeat.objects.bulk_create(BotSeat(match=new, seat=bot.seat, level=bot.level) for bot in computers)
     _changed(new, 0, engine.view(fresh, "all"))
     return new

@@ -15,13 +15,19 @@ from typing import NamedTuple
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from . import botclock, engine, presence
-from .models import TIME_CONTROLS, Match, MatchEvent
+from .models import TIME_CONTROLS, Match, MatchEvent, hold_account
 
 logger = logging.getLogger(__name__)
+
+# Enough to wait in public and invite a friend or two; more would only crowd the lobby.
+MAX_OPEN_MATCHES = 5
+# Matches against the computer cost the server thinking time; a few at once is plenty for a person.
+MAX_LIVE_VS_COMPUTER = 5
 
 
 class ServiceError(Exception):
@@ -100,14 +106,35 @@ def _require_member(user):
         raise ServiceError("login_required", _("Log in to play."))
 
 
-def create_match(host, *, private=False, move_seconds=0):
-    """``move_seconds``: the time control for the people in it, one of ``TIME_CONTROLS``."""
+def check_vs_computer_limit(user_id, level):
+    """Refuse one more live match of ``user_id`` against the built-in ``level`` beyond the limit;
+    call it with the account held (``hold_account``), where such a match is made."""
+    playing = Q(host_id=user_id) | Q(guest_id=user_id)
+    live = Match.objects.filter(playing, status=Match.Status.LIVE, bot_seats__level=level).distinct().count()
+    if live >= MAX_LIVE_VS_COMPUTER:
+        raise ServiceError(
+            "too_many", _("You already play %(count)d matches against this level.") % {"count": live}
+        )
+
+
+def create_match(host, *, private=False, move_seconds=0, level=None):
+    """A new open match hosted by ``host``. ``move_seconds``: the time control for the people in
+    it, one of ``TIME_CONTROLS``. ``level``: the built-in level that joins it at once
+    (game/botseats.py), so it counts against the live matches against that level, not the open
+    ones. Both limits are checked here, where every match but a rematch is made."""
     _require_member(host)
     if move_seconds not in TIME_CONTROLS or isinstance(move_seconds, bool):
         raise ServiceError(
             "bad_time_control", _("Choose a time control: none, or 30, 60 or 120 seconds per decision.")
         )
-    return Match.objects.create(host=host, private=bool(private), move_seconds=move_seconds)
+    with transaction.atomic():
+        hold_account(host.pk)
+        if level is not None:
+            check_vs_computer_limit(host.pk, level)
+        elif Match.objects.filter(host=host, status=Match.Status.OPEN).count() >= MAX_OPEN_MATCHES:
+            message = _("You already have %(count)d open matches: cancel one first.")
+            raise ServiceError("too_many_open", message % {"count": MAX_OPEN_MATCHES})
+        return Match.objects.create(host=host, private=bool(private), move_seconds=move_seconds)
 
 
 def join_match(match, user):
@@ -163,6 +190,16 @@ def cancel_abandoned(match_id, quiet_since):
         if presence.player_seen_since(match_id, quiet_since):
             return False
         return _call_off(current, "abandoned")
+
+
+def expire_open(match_id, created_before):
+    """Cancel an open match nobody joined, made before ``created_before`` (``end_reason``
+    "expired"); checked again under the lock, so a guest arriving meanwhile keeps it. True if so."""
+    with transaction.atomic():
+        current = _locked(match_id)
+        if current.status != Match.Status.OPEN or current.created >= created_before:
+            return False
+        return _call_off(current, "expired")
 
 
 def _call_off(current, reason=""):

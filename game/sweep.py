@@ -1,5 +1,6 @@
-"""Cancelling live matches both players walked away from before picking (``manage.py sweep_matches``,
-and cheaply on lobby page loads). The decision for each match is made by services.cancel_abandoned."""
+"""Cancelling live matches both players walked away from before picking, and open matches nobody
+joined in time (``manage.py sweep_matches``, and cheaply on lobby page loads). The decision for each
+match is made under its lock, by services.cancel_abandoned and services.expire_open."""
 from datetime import timedelta
 
 from django.conf import settings
@@ -18,10 +19,14 @@ def quiet_since():
 
 
 def sweep():
-    """Cancel every abandoned match; returns their ids."""
+    """Cancel every abandoned match and every expired open one; returns their ids."""
     since = quiet_since()
     candidates = Match.objects.filter(status=Match.Status.LIVE, version=0, updated__lt=since)
-    return [pk for pk in candidates.values_list("pk", flat=True) if services.cancel_abandoned(pk, since)]
+    abandoned = [pk for pk in candidates.values_list("pk", flat=True) if services.cancel_abandoned(pk, since)]
+    # An open match stays listed while it waits for a guest; not for ever (its host may be long gone).
+    before = timezone.now() - timedelta(minutes=settings.OPEN_MATCH_MINUTES)
+    waiting = Match.objects.filter(status=Match.Status.OPEN, created__lt=before).values_list("pk", flat=True)
+    return abandoned + [pk for pk in waiting if services.expire_open(pk, before)]
 
 
 def sweep_now_and_then():

@@ -32,9 +32,8 @@ def match_page(request, match_id):
     if invite and seat is None:
         query["invite"] = invite
     book, log = presenter.full_log(match, seat)
-    context = presenter.context(
-        frames.payload(match, seat), presence.spectators(match.pk), book.marks, presence.players(match.pk)
-    )
+    spectators, players = presence.counts(match.pk)
+    context = presenter.context(frames.payload(match, seat), spectators, book.marks, players)
     context.update(
         {
             "match": match,

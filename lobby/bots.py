@@ -7,7 +7,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from game import apitokens
-from game.botmodels import ApiToken
 from game.botseats import start_vs_computer
 from game.services import ServiceError
 
@@ -45,10 +44,11 @@ def token_new(request):
     if not form.is_valid():
         messages.error(request, _("Give the token a name (up to 64 characters)."))
         return redirect(profile_url(request.user))
-    if ApiToken.objects.filter(user=request.user).count() >= apitokens.MAX_TOKENS:
-        messages.error(request, _("You have %(count)d tokens: revoke one first.") % {"count": apitokens.MAX_TOKENS})
+    try:
+        row, token = apitokens.create(request.user, form.cleaned_data["name"])
+    except ServiceError as error:
+        messages.error(request, error.message)
         return redirect(profile_url(request.user))
-    row, token = apitokens.create(request.user, form.cleaned_data["name"])
     # The token is in this one response and nowhere else: not in a redirect's flash message (the
     # cookie message store would keep it in the browser), and never in a cache.
     response = render(request, "lobby/token_created.html", {"row": row, "token": token})

@@ -2,7 +2,6 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, register_converter
 
 from . import bots, views
-from .throttle import ThrottledAuthenticationForm
 
 
 class UsernameConverter:
@@ -38,7 +37,8 @@ urlpatterns = [
     path("accounts/tokens/<int:token_id>/revoke", bots.token_revoke, name="token_revoke"),
     path(
         "accounts/login/",
-        auth_views.LoginView.as_view(redirect_authenticated_user=True, authentication_form=ThrottledAuthenticationForm),
+        # Lockouts after failed logins: django-axes (lobby/throttle.py).
+        auth_views.LoginView.as_view(redirect_authenticated_user=True),
         name="login",
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

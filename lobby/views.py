@@ -5,13 +5,14 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.forms import UserCreationForm
 from django.db.models import Q
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from game.access import may_watch
 from game.models import Match
 from game.services import ServiceError, cancel_match, create_match, join_match
 from game.sweep import sweep_now_and_then
@@ -20,8 +21,6 @@ from .forms import NewMatchForm, VsComputerForm
 
 LIST_LIMIT = 50
 PROFILE_LIMIT = 20
-# Enough to wait in public and invite a friend or two; more would only crowd the lobby.
-MAX_OPEN_MATCHES = 5
 
 
 def match_url(match):
@@ -104,10 +103,6 @@ def match_new(request):
         else:
             messages.error(request, _("Choose who may join the match."))
         return redirect("lobby")
-    if Match.objects.filter(host=request.user, status="open").count() >= MAX_OPEN_MATCHES:
-        message = _("You already have %(count)d open matches: cancel one first.")
-        messages.error(request, message % {"count": MAX_OPEN_MATCHES})
-        return redirect("lobby")
     try:
         match = create_match(request.user, private=form.private, move_seconds=form.cleaned_data["move_seconds"])
     except ServiceError as error:
@@ -120,10 +115,20 @@ def match_new(request):
     return redirect("lobby")
 
 
+def visible_match(request, match_id):
+    """The match, if it exists for this user: a private match does not for anyone outside it (no
+    invite link reaches these URLs), who gets the same 404 as for an id that was never used."""
+    match = get_object_or_404(Match, pk=match_id)
+    if not may_watch(match, request.user):
+        raise Http404
+    return match
+
+
 @member_post
 def match_join(request, match_id):
-    match = get_object_or_404(Match, pk=match_id)
+    match = visible_match(request, match_id)
     if match.private:
+        # Only its own players get here: the host, or the guest who joined already.
         messages.error(request, _("This match is private: you can only join it from its invite link."))
         return redirect("lobby")
     return join_and_redirect(request, match)
@@ -131,7 +136,7 @@ def match_join(request, match_id):
 
 @member_post
 def match_cancel(request, match_id):
-    match = get_object_or_404(Match, pk=match_id)
+    match = visible_match(request, match_id)
     try:
         cancel_match(match, request.user)
     except ServiceError as error:
@@ -179,7 +184,8 @@ def signup(request):
     form = UserCreationForm(request.POST if request.method == "POST" else None)
     if form.is_bound and form.is_valid():
         user = form.save()
-        login(request, user)
+        # Named, as there is more than one backend: django-axes' only watches logins.
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome, %(username)s!") % {"username": user.username})
         return redirect(next_url)
     return render(request, "registration/signup.html", {"form": form, "next": next_url})

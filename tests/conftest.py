@@ -6,6 +6,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from axes.handlers.proxy import AxesProxyHandler
 from django.conf import settings as django_settings
 from django.test import override_settings
 
@@ -66,6 +67,8 @@ def empty_cache(settings):
     the cache, and none may leak between tests. Not clear(): on Redis that would flush the database
     the channel layer shares. Assigning the setting makes Django drop its cached connections."""
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": uuid.uuid4().hex}}
+    # django-axes' cache handler keeps the cache it was made with: make it take this one.
+    AxesProxyHandler.get_implementation(force=True)
 
 
 # Frames per window of seconds, for sockets driven by tests rather than people.
@@ -78,6 +81,8 @@ def machine_speed_sockets(settings):
     # frame rate a person gets; tests/game/test_limits.py and tests/bots/test_bad_input.py put the real
     # limits back to test them.
     settings.MATCH_SOCKET_RATE = MACHINE_SPEED
+    # And they say hello to check where a socket stands, far more often than any client needs to.
+    settings.MATCH_HELLO_RATE = MACHINE_SPEED
     settings.BOT_SOCKET_RATE = MACHINE_SPEED
 
 
@@ -146,3 +151,23 @@ def guest_client(guest):
 @pytest.fixture
 def outsider_client(outsider):
     return client_for(outsider)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """A quiet "s" is easy to miss: say at the end, loudly, that the browser tests did not run and
+    how to make them run (their skip reason says what was missing)."""
+    skipped = [
+        report for report in terminalreporter.stats.get("skipped", []) if report.nodeid.startswith("tests/browser/")
+    ]
+    if not skipped:
+        return
+    reasons = sorted({str(report.longrepr[2]) if isinstance(report.longrepr, tuple) else "" for report in skipped})
+    terminalreporter.section("BROWSER TESTS SKIPPED", sep="!", red=True, bold=True)
+    terminalreporter.write_line(f"{len(skipped)} browser test module(s) or test(s) did not run:", red=True, bold=True)
+    for reason in reasons:
+        terminalreporter.write_line(f"  {reason}", red=True)
+    terminalreporter.write_line(
+        "Install Debian's Chromium and run the tests again:  sudo apt-get install -y chromium && make test",
+        red=True,
+        bold=True,
+    )

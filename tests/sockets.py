@@ -9,8 +9,10 @@ from aquawar_site.asgi import application
 class RecordingSocket:
     timeout = 5
 
-    def __init__(self, path, headers):
+    def __init__(self, path, headers, address="127.0.0.1"):
         self.communicator = WebsocketCommunicator(application, path, headers=headers)
+        # What daphne puts there: the address the connection came from.
+        self.communicator.scope["client"] = [address, 50000]
         self.frames = []
 
     async def connect(self):

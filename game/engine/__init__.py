@@ -7,7 +7,8 @@ commands give the same match, event for event.
 Public API
 ==========
 ``new_match(seed, first_mover=None, *, dodges=None, turn_limit=64) -> MatchState``
-    A match in round 1, pick phase. ``first_mover`` (0 or 1) overrides the seeded draw for round 1.
+    A match in round 1, pick phase. ``seed``: an integer from -2**63 to 2**63-1 (``bad_seed``
+    otherwise). ``first_mover`` (0 or 1) overrides the seeded draw for round 1.
     ``dodges`` (a list of booleans) replaces the seeded dodge rolls with recorded outcomes, used in
     roll order (running out raises ``IllegalCommand`` ``dodges_used_up``); ``turn_limit`` 63 is the
     2021 official program's round length. Both are for replaying official replays.

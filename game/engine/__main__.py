@@ -12,6 +12,7 @@ import sys
 
 from . import project, view
 from .randomplay import play_random_match
+from .state import SEED_MAX, SEED_MIN
 from .record import RecordError, replay
 
 EXIT_BAD_INPUT = 2
@@ -50,6 +51,13 @@ def _cmd_play(args) -> int:
     return 0
 
 
+def _seed(text):
+    seed = int(text)
+    if not SEED_MIN <= seed <= SEED_MAX:
+        raise argparse.ArgumentTypeError("the seed must be from -2**63 to 2**63-1")
+    return seed
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m game.engine", description=__doc__.split("\n\n")[0])
     common = argparse.ArgumentParser(add_help=False)
@@ -63,7 +71,7 @@ def main(argv=None) -> int:
     rep.set_defaults(run=_cmd_replay)
     play = sub.add_parser("play", parents=[common],
                           help="play a random-vs-random match and print its record")
-    play.add_argument("--seed", type=int, required=True)
+    play.add_argument("--seed", type=_seed, required=True, help="an integer from -2**63 to 2**63-1")
     play.set_defaults(run=_cmd_play)
     args = parser.parse_args(argv)
     return args.run(args)

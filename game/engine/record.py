@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from . import rules
 from .errors import IllegalCommand
-from .state import MAX_TURNS, TURN_LIMITS
+from .state import MAX_TURNS, SEED_MAX, SEED_MIN, TURN_LIMITS
 
 FORMAT = "aquawar-record/1"
 
@@ -159,8 +159,8 @@ def parse_record(source) -> Record:
     if unknown:
         raise RecordError("bad_record", f"unknown key(s) {', '.join(sorted(map(str, unknown)))}")
     seed = source.get("seed")
-    if not _is_int(seed):
-        raise RecordError("bad_seed", '"seed" must be an integer')
+    if not _is_int(seed) or not SEED_MIN <= seed <= SEED_MAX:
+        raise RecordError("bad_seed", '"seed" must be an integer from -2**63 to 2**63-1 (signed 64-bit)')
     first_mover = source.get("first_mover")
     if first_mover is not None and not _is_side(first_mover):
         raise RecordError("bad_first_mover", '"first_mover" must be 0, 1 or absent')

@@ -7,7 +7,7 @@ from . import combat
 from .errors import IllegalCommand
 from .legal import TEAM_SIZE, skill_targets
 from .species import MIMIC, SPECIES_SET, skill_category
-from .state import MAX_TURNS, TURN_LIMITS, Fish, MatchState
+from .state import MAX_TURNS, SEED_MAX, SEED_MIN, TURN_LIMITS, Fish, MatchState
 
 WINS_NEEDED = 2
 ASSERT_HP_LOSS = 50
@@ -17,8 +17,8 @@ RESIGN_REASONS = ("resign", "timeout", "illegal", "abandon")
 def new_match(seed, first_mover=None, *, dodges=None, turn_limit=MAX_TURNS):
     """``dodges``: recorded dodge outcomes to use in roll order instead of the generator's rolls;
     ``turn_limit``: 64 (the rules) or 63 (the 2021 official program, for its replays)."""
-    if not _is_int(seed):
-        raise IllegalCommand("bad_seed", "The seed must be an integer.")
+    if not _is_int(seed) or not SEED_MIN <= seed <= SEED_MAX:
+        raise IllegalCommand("bad_seed", "The seed must be an integer from -2**63 to 2**63-1.")
     if first_mover is not None and first_mover not in (0, 1):
         raise IllegalCommand("bad_first_mover", "The first mover must be player 0 or 1.")
     if dodges is not None and not (isinstance(dodges, (list, tuple)) and all(isinstance(d, bool) for d in dodges)):

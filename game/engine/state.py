@@ -9,6 +9,9 @@ from .errors import IllegalCommand
 from .species import ACTIVE, DODGE, MIMIC, PASSIVE, SHIELD, EXPLODE
 
 MASK64 = (1 << 64) - 1
+# A seed is a signed 64-bit integer: what a database's BigInteger column holds (the site keeps
+# seeds there), and each one starts the 64-bit generator at a state of its own (seed & MASK64).
+SEED_MIN, SEED_MAX = -(1 << 63), (1 << 63) - 1
 START_HP = 400
 START_ATK = 100
 START_SHIELDS = 3

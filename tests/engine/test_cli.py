@@ -140,3 +140,8 @@ def test_usage_errors_exit_2():
     assert run("replay").returncode == 2
     assert run("replay", "x.json", "--view", "2").returncode == 2
     assert run("play").returncode == 2
+
+
+def test_play_refuses_a_seed_out_of_range():
+    proc = run("play", "--seed", str(2**64))
+    assert proc.returncode == 2 and "from -2**63 to 2**63-1" in proc.stderr

@@ -22,7 +22,7 @@ MAX_COMMANDS = 3 * (2 + 64 * 2)
 VIEWERS = (0, 1, "spectator")
 ALWAYS_DODGE = {"sea_wolf", "manta_ray"}
 
-seeds = st.integers(min_value=0, max_value=2**63)
+seeds = st.integers(min_value=-(2**63), max_value=2**63 - 1)
 assert_rates = st.sampled_from([0.0, 0.05, 0.3, 1.0])
 match_settings = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -83,6 +83,11 @@ def test_first_mover_overrides_seed():
         (with_changes(seed="7"), "bad_seed"),
         (with_changes(seed=True), "bad_seed"),
         (with_changes(seed=7.0), "bad_seed"),
+        # Signed 64-bit, as the site stores it: larger ones were an OverflowError (HTTP 500) on import.
+        (with_changes(seed=2**63), "bad_seed"),
+        (with_changes(seed=-(2**63) - 1), "bad_seed"),
+        (with_changes(seed=2**64), "bad_seed"),
+        (with_changes(seed=-(2**70)), "bad_seed"),
         (with_changes(first_mover=2), "bad_first_mover"),
         (with_changes(first_mover=False), "bad_first_mover"),
         (with_changes(players=["alice"]), "bad_players"),
@@ -172,7 +177,7 @@ def test_record_is_json_serialisable_as_built():
     assert isinstance(parse_record(record), Record)
 
 
-@pytest.mark.parametrize("seed", [*range(20), -5, 2**100])
+@pytest.mark.parametrize("seed", [*range(20), -5, 2**63 - 1, -(2**63)])
 def test_random_match_is_complete_and_deterministic(seed):
     record = play_random_match(seed)
     assert play_random_match(seed) == record
@@ -250,3 +255,11 @@ def test_a_forfeit_after_the_match_ended_is_illegal():
     finished["forfeit"] = {"player": 0, "reason": "resign"}
     error = error_of(finished)
     assert (error.code, error.command_index) == ("illegal_forfeit", None)
+
+
+@pytest.mark.parametrize("seed", [-(2**63), 2**63 - 1])
+def test_the_seed_range_is_signed_64_bit_both_ends_included(seed):
+    assert parse_record(json.dumps(with_changes(seed=seed))).seed == seed
+    assert engine.new_match(seed).seed == seed
+    with pytest.raises(engine.IllegalCommand):
+        engine.new_match(seed + (1 if seed > 0 else -1))

@@ -11,6 +11,7 @@ from game.models import Match
 from tests.sockets import RecordingSocket
 
 ORIGIN = b"http://testserver"
+HOST = b"testserver"
 TIMEOUT = 5
 
 HOST_TEAMS = {
@@ -44,16 +45,16 @@ class Socket(RecordingSocket):
 
     timeout = TIMEOUT
 
-    def __init__(self, match_id, cookie=None, *, html=False, origin=ORIGIN, query=""):
+    def __init__(self, match_id, cookie=None, *, html=False, origin=ORIGIN, host=HOST, query="", address="127.0.0.1"):
         path = f"/ws/match/{match_id}/"
         params = [p for p in ("ui=html" if html else "", query) if p]
         if params:
             path += "?" + "&".join(params)
-        headers = [(b"origin", origin)] if origin else []
+        headers = [(name, value) for name, value in ((b"origin", origin), (b"host", host)) if value]
         if cookie:
             headers.append((b"cookie", cookie.encode()))
         self.html = html
-        super().__init__(path, headers)
+        super().__init__(path, headers, address)
 
     def keep(self, text):
         self.frames.append(text)

@@ -44,7 +44,8 @@ async def watched_match(host, guest, spectators):
     """A live match with both players' sockets and ``spectators`` spectator sockets, all said hello."""
     match = await database_sync_to_async(live_match)(host, guest)
     sockets = [await open_socket(match.pk, host), await open_socket(match.pk, guest)]
-    sockets += [await open_socket(match.pk) for _ in range(spectators)]
+    # Anonymous spectators count once per address: these are different people.
+    sockets += [await open_socket(match.pk, address=f"10.0.0.{n}") for n in range(spectators)]
     for socket in sockets:
         await socket.hello()
     for socket in sockets:
@@ -115,13 +116,13 @@ async def test_a_presence_change_is_counted_once_for_every_socket_of_a_process(h
     match, sockets = await watched_match(host, guest, 4)
     try:
         queries.clear()
-        newcomer = await open_socket(match.pk)
+        newcomer = await open_socket(match.pk, address="10.0.1.1")
         for socket in sockets:
             assert (await socket.receive()) == {"type": "presence", "spectators": 5, "players": [True, True]}
         counts = [sql for sql in queries if "presence" in sql.lower() and "count" in sql.lower()]
-        # The newcomer's own checks (sockets per user: none for an anonymous spectator) and one
-        # count shared by the six sockets that heard of it.
-        assert len(counts) == 1, counts
+        # The newcomer's own check (sockets from its address; none per user for an anonymous
+        # spectator) and one count shared by the six sockets that heard of it.
+        assert len(counts) == 2, counts
         await newcomer.disconnect()
         for socket in sockets:
             assert (await socket.receive())["spectators"] == 4

@@ -129,3 +129,27 @@ async def test_a_sweep_rings_the_doorbell(host, guest, settings):
         assert (await watcher.receive_type("state"))["status"] == "cancelled"
     finally:
         await watcher.disconnect()
+
+
+def made_ago(match, minutes):
+    Match.objects.filter(pk=match.pk).update(created=timezone.now() - timedelta(minutes=minutes))
+
+
+def test_open_matches_nobody_joins_expire_and_leave_the_lobby(host, guest, client, settings):
+    settings.OPEN_MATCH_MINUTES = 60
+    old, private, fresh, joined = (services.create_match(host, private=p) for p in (False, True, False, False))
+    services.join_match(joined, guest)
+    for match in (old, private, joined):
+        made_ago(match, 61)
+    made_ago(fresh, 59)
+    call_command("sweep_matches", stdout=open("/dev/null", "w"))
+    statuses = {m.pk: (m.status, m.end_reason) for m in Match.objects.all()}
+    assert statuses == {
+        old.pk: ("cancelled", "expired"), private.pk: ("cancelled", "expired"),
+        fresh.pk: ("open", ""), joined.pk: ("live", ""),
+    }
+    lobby = client.get("/").content.decode()
+    assert f"/match/{fresh.pk}/join" in lobby and f"/match/{old.pk}/join" not in lobby
+    # Its page says why.
+    page = client.get(f"/match/{old.pk}/").content.decode()
+    assert "This match was cancelled." in page and "Nobody joined it in time." in page

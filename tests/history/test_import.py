@@ -79,6 +79,10 @@ def test_it_names_the_illegal_command_and_stores_nothing(finished, outsider_clie
         (b"\xff\xfe", "not valid JSON"),
         ({"format": "aquawar-record/2", "seed": 1, "commands": []}, "format"),
         ({"format": "aquawar-record/1", "seed": "7", "commands": []}, "seed"),
+        # The outside review: seeds beyond a signed 64-bit number were a 500 (OverflowError, DataError).
+        ({"format": "aquawar-record/1", "seed": 2**64, "commands": []}, "from -2**63 to 2**63-1"),
+        ({"format": "aquawar-record/1", "seed": -(2**70), "commands": []}, "from -2**63 to 2**63-1"),
+        ({"format": "aquawar-record/1", "seed": 2**63, "commands": []}, "from -2**63 to 2**63-1"),
         ({"format": "aquawar-record/1", "seed": 1, "commands": [{"player": 0, "pick": ["x"], "note": 1}]}, "command 0"),
         ({"format": "aquawar-record/1", "seed": 1, "commands": []}, "stops before the match ends"),
     ],
@@ -122,3 +126,17 @@ def test_it_checks_the_csrf_token(finished, outsider, outsider_client):
         {"csrfmiddlewaretoken": token, "record": SimpleUploadedFile("m.json", json.dumps(record).encode())},
     )
     assert response.status_code == 302 and Match.objects.filter(imported=True).count() == 1
+
+
+def test_it_limits_the_imports_of_one_account_per_day(finished, outsider_client, host_client, monkeypatch):
+    monkeypatch.setattr("game.imports.MAX_IMPORTS_PER_DAY", 2)
+    record = exported(outsider_client, finished)
+    assert [upload(outsider_client, record).status_code for _ in range(2)] == [302, 302]
+    refused = upload(outsider_client, record)
+    assert refused.status_code == 400
+    assert "your account imported 2 records in the last 24 hours" in refused.content.decode()
+    assert Match.objects.filter(imported=True).count() == 2
+    # Other accounts are not affected, and the day is counted from each import.
+    assert upload(host_client, record).status_code == 302
+    Match.objects.filter(imported=True).update(created=finished.created.replace(year=2000))
+    assert upload(outsider_client, record).status_code == 302

@@ -30,6 +30,19 @@ def test_it_refuses_to_let_an_outsider_cancel(outsider_client, open_match):
     assert "Match cancelled." not in response.content.decode()
 
 
+def test_a_private_match_does_not_exist_for_outsiders(outsider_client, private_match):
+    response = outsider_client.post(cancel_url(private_match))
+    unknown = outsider_client.post(reverse("match_cancel", args=[private_match.pk + 1000]))
+    assert response.status_code == unknown.status_code == 404
+    assert response.content == unknown.content
+    assert fresh(private_match).status == "open"
+
+
+def test_the_host_cancels_a_private_match(host_client, private_match):
+    host_client.post(cancel_url(private_match))
+    assert fresh(private_match).status == "cancelled"
+
+
 def test_it_refuses_to_let_the_guest_cancel(guest_client, live_match):
     guest_client.post(cancel_url(live_match))
     assert fresh(live_match).status == "live"

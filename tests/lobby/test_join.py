@@ -53,9 +53,17 @@ def test_it_refuses_a_cancelled_match(guest_client, host, open_match):
     assert list(response.context["messages"])
 
 
-def test_it_refuses_a_private_match_without_its_invite_link(guest_client, private_match):
-    response = guest_client.post(join_url(private_match), follow=True)
+def test_a_private_match_does_not_exist_for_outsiders(guest_client, private_match):
+    # Without its invite link a private match answers exactly as an id that was never used.
+    response = guest_client.post(join_url(private_match))
+    unknown = guest_client.post(reverse("match_join", args=[private_match.pk + 1000]))
+    assert response.status_code == unknown.status_code == 404
+    assert response.content == unknown.content
     assert fresh(private_match).guest is None
+
+
+def test_the_host_of_a_private_match_is_told_to_use_the_link(host_client, private_match):
+    response = host_client.post(join_url(private_match), follow=True)
     assert "invite link" in response.content.decode()
 
 

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('game', '0005_time_control'),
+        ('game', '0006_socket_caps'),
     ]
 
     operations = [

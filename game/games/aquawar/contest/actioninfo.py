@@ -11,9 +11,10 @@ hold a value, it is derived from what the projection does hold (docs/contest-pro
   projection shows on the target (a block's or reduction's ``amount``, else the damage), because
   the opponent's ATK is hidden. A hit that a shared-damage passive split before any amount shows
   is estimated from what the fish kept (the smallest amount of which 70 % gives it).
-- a ``deflect`` passive's value is the damage the sharing fish itself then took (the official
-  program sent the Eel's kept amount or a Clownfish's incoming amount; which of the two a share was
-  is hidden for the opponent's fish, and the SDK never reads the value).
+- a ``deflect`` passive's value is the amount the sharing fish kept: the amount of a 70 %
+  reduction that follows, else the damage it took (the official program sent the Eel's kept
+  amount or a Clownfish's incoming amount; which of the two a share was is hidden for the
+  opponent's fish, and the SDK never reads the value).
 
 ``time`` numbers the hits and passives of the action in the order the engine resolved them, which
 is the official order (a block is a ``reduce`` passive and then a hit of 0).

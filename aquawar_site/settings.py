@@ -15,6 +15,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from game.games import NAMES as GAMES
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -61,6 +63,8 @@ INSTALLED_APPS = [
     "template_partials",
     "axes",
     "game",
+    # Each game's package is an app too, so that its templates and static files are found in it.
+    *(f"game.games.{name}" for name in GAMES),
     "lobby",
 ]
 
@@ -103,7 +107,7 @@ TEMPLATES = [
 ]
 
 ASGI_APPLICATION = "aquawar_site.asgi.application"
-# The bare echo socket bench/load.py measures the match socket against (game/bench_echo.py); off
+# The bare echo socket bench/load.py measures the match socket against (game/live/bench_echo.py); off
 # unless asked, so it never exists in production.
 BENCH_ECHO = env_flag("BENCH_ECHO")
 WSGI_APPLICATION = None

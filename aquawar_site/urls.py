@@ -6,5 +6,5 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("lobby.urls")),
     path("", include("game.urls")),
-    path("", include("game.history_urls")),
+    path("", include("game.history.urls")),
 ]

@@ -29,7 +29,7 @@ import time
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidHandshake, WebSocketException
 
-from game.engine import SPECIES
+from game.games.aquawar.engine import SPECIES
 
 MIMIC = "mimic_fish"
 BACKOFF_FIRST = 0.05

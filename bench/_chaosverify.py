@@ -44,7 +44,7 @@ class Verdict:
 
 def verify(tables):
     """``tables``: [(host Seat, guest Seat, *Spectators)]. Reads the database; returns a ``Verdict``."""
-    from game import engine
+    from game.games.aquawar import engine
     from game.models import Match, MatchEvent
 
     verdict = Verdict()

@@ -20,7 +20,7 @@ checked; a catch-up batch belongs to the ``state`` that ends it, so the batch is
 import json
 import re
 
-from game.engine import SPECIES
+from game.games.aquawar.engine import SPECIES
 
 MIMIC = "mimic_fish"
 SPECIES_TOKEN = re.compile('"(' + "|".join(re.escape(s) for s in SPECIES) + ')"')

@@ -224,7 +224,7 @@ def make_pool(count, tag):
     from django.utils import timezone
     from django.utils.crypto import get_random_string
 
-    from game import engine
+    from game.games.aquawar import engine
     from game.models import Match
 
     User = get_user_model()

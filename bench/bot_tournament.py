@@ -18,8 +18,16 @@ from multiprocessing import Pool
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from game.bots import make_bot  # noqa: E402
-from game.engine import IllegalCommand, apply, legal_commands, new_match, project, resign, view  # noqa: E402
+from game.games.aquawar.bots import make_bot  # noqa: E402
+from game.games.aquawar.engine import (  # noqa: E402
+    IllegalCommand,
+    apply,
+    legal_commands,
+    new_match,
+    project,
+    resign,
+    view,
+)
 
 
 def bot_options(level, expert_worlds):

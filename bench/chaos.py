@@ -126,7 +126,7 @@ def make_players(count):
     """Two fresh accounts per match, each with an API token: [(host, token), (guest, token)] per match."""
     from django.contrib.auth import get_user_model
 
-    from game import apitokens
+    from game.programs import tokens
 
     User = get_user_model()
     tag = os.getpid()
@@ -135,7 +135,7 @@ def make_players(count):
         pair = []
         for role in ("host", "guest"):
             user = User.objects.create_user(f"chaos-{tag}-{i}-{role}", password=None)
-            pair.append((user.username, apitokens.create(user, "chaos")[1]))
+            pair.append((user.username, tokens.create(user, "chaos")[1]))
         players.append(pair)
     return players
 

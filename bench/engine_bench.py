@@ -26,8 +26,8 @@ import sys
 import time
 import tracemalloc
 
-from game.engine import apply, new_match, project, view
-from game.engine.randomplay import players_to_move, random_command
+from game.games.aquawar.engine import apply, new_match, project, view
+from game.games.aquawar.engine.randomplay import players_to_move, random_command
 
 AUDIENCES = (0, 1, "spectator")
 MODES = ("simulation", "live")

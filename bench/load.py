@@ -19,7 +19,7 @@ For each number of matches it measures four runs, each bounded by ``--duration``
   commands per second are the pipeline's capacity (finished matches are replaced from a pool);
   its latencies are those of a queue kept full on purpose, not what a player would see.
 - ``echo_paced`` / ``echo_saturated``: the same tables and message pattern on
-  ``/ws/bench-echo/`` (game/bench_echo.py): ack to the sender, then a ``group_send`` through the
+  ``/ws/bench-echo/`` (game/live/bench_echo.py): ack to the sender, then a ``group_send`` through the
   channel layer to every socket in the room. The ratio of the saturated runs is the pipeline's
   cost (database, engine, views) over the bare websocket and channel-layer plumbing.
 

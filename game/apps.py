@@ -8,5 +8,8 @@ class GameConfig(AppConfig):
         from django.core.signals import request_finished
 
         from .dbconnections import close_request_connections
+        from .programs.runner import on_settle_requested
+        from .services import settle_requested
 
         request_finished.connect(close_request_connections, dispatch_uid="game.close_request_connections")
+        settle_requested.connect(on_settle_requested, dispatch_uid="game.settle_requested")

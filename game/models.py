@@ -1,7 +1,7 @@
 """Matches and their append-only event log.
 
-``Match.state`` is the engine snapshot at ``Match.version``, so loading a match never replays
-history; ``MatchEvent`` rows are the history itself (one row per applied command, gap-free).
+``Match.state`` is the game's state at ``Match.version`` (``Game.dump``), so loading a match never
+replays history; ``MatchEvent`` rows are the history itself (one row per applied command, gap-free).
 """
 import secrets
 
@@ -10,13 +10,11 @@ from django.contrib.auth import get_user_model
 from django.db import models
 from django.db.models import Q
 
+from . import games
+
 
 def new_invite_token():
     return secrets.token_urlsafe(16)
-
-
-# Seconds per decision a person may be given (a match's time control); 0 is no clock (casual).
-TIME_CONTROLS = (0, 30, 60, 120)
 
 
 def new_seed():
@@ -37,6 +35,11 @@ class Match(models.Model):
         LIVE = "live", "live"
         FINISHED = "finished", "finished"
         CANCELLED = "cancelled", "cancelled"
+
+    # The game played (a name in the registry, game.games); ``state``, the events' contents and the
+    # commands are that game's. Checked by the services, not by choices, so adding a game needs no
+    # migration.
+    game = models.CharField(max_length=32, default=games.DEFAULT)
 
     # Null only for an imported match, whose players are names in ``player_names``, not accounts.
     host = models.ForeignKey(
@@ -60,7 +63,7 @@ class Match(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
     finished = models.DateTimeField(null=True, blank=True)
-    # An uploaded record (game.imports): unranked, never counted in anyone's won/lost totals.
+    # An uploaded record (game.history.imports): unranked, never counted in anyone's won/lost totals.
     imported = models.BooleanField(default=False)
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, related_name="uploaded_matches", null=True, blank=True
@@ -68,13 +71,12 @@ class Match(models.Model):
     player_names = models.JSONField(default=list, blank=True)
     # The record's round-1 first mover override; None (every live match) means drawn from the seed.
     first_mover = models.PositiveSmallIntegerField(null=True, blank=True)
-    # An imported record's dodge outcomes in roll order, used instead of the seed's rolls, and its
-    # round length when not the rules' (an official replay's 63); None for every match played here.
-    dodges = models.JSONField(null=True, blank=True)
-    turn_limit = models.PositiveSmallIntegerField(null=True, blank=True)
-    # An imported official replay of the 2021 contest: where its program departed from the rules
-    # (game/games/aquawar/contest/official.py), possibly none; None for any other match.
-    official_notes = models.JSONField(null=True, blank=True)
+    # What an imported file said beyond the seed and the first mover, both JSON its game wrote
+    # (``Record.setup`` and ``Record.source``, game/games/base.py); None for every match played here.
+    # ``setup``: how the match starts, given back to ``Game.new_match`` whenever it is played again.
+    # ``source``: what the file was when not the game's own record, described by the game's pages.
+    setup = models.JSONField(null=True, blank=True)
+    source = models.JSONField(null=True, blank=True)
     # A finished match's rematch: offered by one seat, then accepted (``rematch_of`` on the new
     # match points back here, one rematch per match) or declined. See game/rematch.py.
     rematch_status = models.CharField(max_length=16, blank=True)
@@ -82,12 +84,12 @@ class Match(models.Model):
     rematch_of = models.OneToOneField(
         "self", on_delete=models.SET_NULL, related_name="rematch", null=True, blank=True
     )
-    # The time control for people (one of TIME_CONTROLS). A seat a machine plays keeps its own clock
+    # The time control for people (one of the game's ``time_controls``). A seat a machine plays keeps its own clock
     # (``BotSeat.deadline``: a program always has the contest's 3 s), whatever this says.
     move_seconds = models.PositiveSmallIntegerField(default=0)
     # When each seat's person must have made the decision they owe, or lose the match; null while they
     # owe none, under no time control, or when a machine plays the seat. Set in the transaction of the
-    # change that made the seat due (game/botclock.py), on the match row so that every view of the
+    # change that made the seat due (game/live/clocks.py), on the match row so that every view of the
     # match carries its clocks without another query; indexed for the sweep.
     deadline_0 = models.DateTimeField(null=True, blank=True, db_index=True)
     deadline_1 = models.DateTimeField(null=True, blank=True, db_index=True)
@@ -97,6 +99,11 @@ class Match(models.Model):
 
     def __str__(self):
         return f"match {self.pk} ({self.status})"
+
+    @property
+    def game_object(self):
+        """The ``Game`` (game.games.base) of this match."""
+        return games.get(self.game)
 
     @property
     def deadlines(self):
@@ -115,7 +122,7 @@ class Match(models.Model):
 
 
 class MatchEvent(models.Model):
-    """One applied command and the engine's full (unredacted) events; projected on the way out."""
+    """One applied command and the game's full (unredacted) events; projected on the way out."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
     version = models.PositiveIntegerField()
@@ -164,4 +171,4 @@ class Presence(models.Model):
 
 
 # Bot seats and API tokens live in their own module; importing them here registers them with the app.
-from .botmodels import ApiToken, BotAccount, BotConnection, BotSeat  # noqa: E402,F401
+from .programs.models import ApiToken, BotAccount, BotConnection, BotSeat  # noqa: E402,F401

@@ -1,18 +1,18 @@
 """Rematches: after a finished match either player offers one; the other accepts or declines.
 
-Accepting starts a new live match between the same two accounts, in the same seats, under the same
-time control, with the round-1 first mover swapped. The computer always accepts at once: against a
-built-in level an offer starts the rematch, with the same level in the same seat. Each match has at most one rematch
-(``Match.rematch_of`` is one to one), and the offer, the answer and the new match are one
+Accepting starts a new live match of the same game between the same two accounts, in the same
+seats, under the same time control, with the first mover swapped (``Game.first_mover``). The
+computer always accepts at once: against a built-in level an offer starts the rematch, with the
+same level in the same seat. Each match has at most one rematch (``Match.rematch_of`` is one to one), and the offer, the answer and the new match are one
 transaction under the old match's lock, so two players accepting at once (or from two tabs) start
 it once.
 """
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from . import engine
-from .botmodels import BotSeat
+from . import games
 from .models import Match, hold_account, new_seed
+from .programs.models import BotSeat
 from .services import ServiceError, _changed, _locked, _ring_on_commit, check_vs_computer_limit
 
 OFFERED, ACCEPTED, DECLINED = "offered", "accepted", "declined"
@@ -79,15 +79,18 @@ def _start(old):
         person = old.guest_id if bot.seat == 0 else old.host_id
         hold_account(person)
         check_vs_computer_limit(person, bot.level)
-    first = 1 - engine.MatchState.from_json(old.state).first_mover
-    fresh = engine.new_match(new_seed(), first_mover=first)
+    game = games.get(old.game)
+    first = 1 - game.first_mover(game.load(old.state))
+    seed = new_seed()
+    fresh = game.new_match(seed, first_mover=first)
     new = Match.objects.create(
+        game=old.game,
         host_id=old.host_id,
         guest_id=old.guest_id,
         private=old.private,
         status=Match.Status.LIVE,
-        seed=fresh.seed,
-        state=fresh.to_json(),
+        seed=seed,
+        state=game.dump(fresh),
         first_mover=first,
         rematch_of=old,
         move_seconds=old.move_seconds,
@@ -95,5 +98,5 @@ def _start(old):
     # The built-in levels play on; a program seat is not carried over: its program takes the new
     # match's seat itself (or the person plays it).
     BotSeat.objects.bulk_create(BotSeat(match=new, seat=bot.seat, level=bot.level) for bot in computers)
-    _changed(new, 0, engine.view(fresh, "all"))
+    _changed(new, 0, game, fresh)
     return new

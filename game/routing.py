@@ -3,9 +3,9 @@ import asyncio
 from django.conf import settings
 from django.urls import path
 
-from .bot_consumer import BotConsumer
-from .botplay import serve_from, wake
-from .consumers import MatchConsumer
+from .programs.socket import BotConsumer
+from .programs.runner import serve_from, wake
+from .live.consumers import MatchConsumer
 
 
 def waking_bots(consumer):
@@ -25,7 +25,7 @@ websocket_urlpatterns = [
 
 if settings.BENCH_ECHO:
     # bench/load.py's reference: a bare echo through the channel layer (off unless BENCH_ECHO=1).
-    from .bench_echo import BenchEchoConsumer
+    from .live.bench_echo import BenchEchoConsumer
 
     websocket_urlpatterns.append(path("ws/bench-echo/<int:room>/", BenchEchoConsumer.as_asgi()))
 

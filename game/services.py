@@ -1,4 +1,4 @@
-"""The only code that changes a match: load it under a lock, ask the engine, save, ring the doorbell.
+"""The only code that changes a match: load it under a lock, ask its game, save, ring the doorbell.
 
 Every change happens inside one transaction that locks the match row (PostgreSQL) or holds the
 database write lock from its first statement (SQLite in IMMEDIATE mode), and finishes with an update
@@ -16,11 +16,13 @@ from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 from django.db.models import Q
+from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import botclock, engine, presence
-from .models import TIME_CONTROLS, Match, MatchEvent, hold_account
+from . import games
+from .live import clocks, presence
+from .models import Match, MatchEvent, hold_account
 
 logger = logging.getLogger(__name__)
 
@@ -86,19 +88,32 @@ def _ring_on_commit(match_id, version):
     transaction.on_commit(partial(ring_doorbell, match_id, version), robust=True)
 
 
-def _changed(match, version, seen, actor=None):
+# Sent on the commit of a change to a match with a machine in a seat or a clock running, with the
+# match's id: the bot runner (game.programs.runner) settles it then. A signal, so that this module
+# need not import the runner, which plays through this module.
+settle_requested = Signal()
+
+
+def _changed(match, version, game, state, actor=None, restart=True):
     """What every change sets off, inside its transaction: move clocks now; doorbell and the bot
     runner (bots' moves, timers at the clocks' deadlines) on commit.
 
-    ``match`` is the row as it was before the change; ``seen`` is ``engine.view(state, "all")``
-    after it (None: the match is not being played).
+    ``match`` is the row as it was before the change; ``state`` the game's state after it (None: the
+    match is not being played); ``restart``: whether the change restarts ``actor``'s clock
+    (``Game.restarts_clock``).
     """
     _ring_on_commit(match.pk, version)
-    if botclock.arm(match, seen, actor):
-        # Imported here: the bot runner plays through this module, so it imports it in turn.
-        from .botplay import wake
+    if clocks.arm(match, game, state, actor, restart):
+        transaction.on_commit(partial(settle_requested.send, sender=Match, match_id=match.pk), robust=True)
 
-        transaction.on_commit(partial(wake, match.pk), robust=True)
+
+def game_named(name):
+    """The game ``name`` (``games.get``), or a ServiceError for no game of that name."""
+    try:
+        return games.get(name)
+    except games.UnknownGame:
+        message = _("Choose a game: %(games)s.") % {"games": ", ".join(str(g.title) for g in games.every())}
+        raise ServiceError("bad_game", message) from None
 
 
 def _require_member(user):
@@ -117,16 +132,15 @@ def check_vs_computer_limit(user_id, level):
         )
 
 
-def create_match(host, *, private=False, move_seconds=0, level=None):
-    """A new open match hosted by ``host``. ``move_seconds``: the time control for the people in
-    it, one of ``TIME_CONTROLS``. ``level``: the built-in level that joins it at once
-    (game/botseats.py), so it counts against the live matches against that level, not the open
-    ones. Both limits are checked here, where every match but a rematch is made."""
+def create_match(host, *, private=False, move_seconds=0, level=None, game=games.DEFAULT):
+    """A new open match of ``game`` (a name) hosted by ``host``. ``move_seconds``: the time control
+    for the people in it, one of the game's ``time_controls``. ``level``: the built-in level that
+    joins it at once (game/programs/seats.py), so it counts against the live matches against that
+    level, not the open ones. Both limits are checked here, where every match but a rematch is made."""
     _require_member(host)
-    if move_seconds not in TIME_CONTROLS or isinstance(move_seconds, bool):
-        raise ServiceError(
-            "bad_time_control", _("Choose a time control: none, or 30, 60 or 120 seconds per decision.")
-        )
+    chosen = game_named(game)
+    if move_seconds not in chosen.time_controls or isinstance(move_seconds, bool):
+        raise ServiceError("bad_time_control", str(chosen.bad_time_control))
     with transaction.atomic():
         hold_account(host.pk)
         if level is not None:
@@ -134,7 +148,9 @@ def create_match(host, *, private=False, move_seconds=0, level=None):
         elif Match.objects.filter(host=host, status=Match.Status.OPEN).count() >= MAX_OPEN_MATCHES:
             message = _("You already have %(count)d open matches: cancel one first.")
             raise ServiceError("too_many_open", message % {"count": MAX_OPEN_MATCHES})
-        return Match.objects.create(host=host, private=bool(private), move_seconds=move_seconds)
+        return Match.objects.create(
+            host=host, private=bool(private), move_seconds=move_seconds, game=chosen.name
+        )
 
 
 def join_match(match, user):
@@ -145,27 +161,29 @@ def join_match(match, user):
             raise ServiceError("own_match", _("You can't join your own match."))
         if current.status != Match.Status.OPEN:
             raise ServiceError("not_open", _("This match is no longer open."))
-        fresh = engine.new_match(current.seed, first_mover=current.first_mover)
+        game = games.get(current.game)
+        fresh = game.new_match(current.seed, first_mover=current.first_mover)
         touched = Match.objects.filter(pk=current.pk, status=Match.Status.OPEN, guest=None).update(
-            guest=user, status=Match.Status.LIVE, state=fresh.to_json(), updated=timezone.now()
+            guest=user, status=Match.Status.LIVE, state=game.dump(fresh), updated=timezone.now()
         )
         if touched != 1:
             raise ServiceError("not_open", _("This match is no longer open."))
-        _changed(current, current.version, engine.view(fresh, "all"))
+        _changed(current, current.version, game, fresh)
     current.refresh_from_db()
     return current
 
 
 def cancel_match(match, user):
-    """The host may call a match off until both teams of round 1 are locked in."""
+    """The host may call a match off while it is in its setup (``Game.in_setup``: in Aquawar until
+    both teams of round 1 are locked in)."""
     with transaction.atomic():
         current = _locked(match.pk)
         if current.seat_of(user) != 0:
             raise ServiceError("not_host", _("Only the host can cancel this match."))
         if current.status == Match.Status.LIVE:
-            seen = engine.view(engine.MatchState.from_json(current.state), "all")
-            if seen["round"] != 1 or seen["phase"] != "pick":
-                raise ServiceError("already_started", _("Both teams are picked: resign instead."))
+            game = games.get(current.game)
+            if not game.in_setup(game.load(current.state)):
+                raise ServiceError("already_started", str(game.too_late_to_cancel))
         elif current.status != Match.Status.OPEN:
             raise ServiceError("not_cancellable", _("This match is already over."))
         if not _call_off(current):
@@ -175,17 +193,15 @@ def cancel_match(match, user):
 
 
 def cancel_abandoned(match_id, quiet_since):
-    """Cancel a match nobody has picked in and no player socket has been on since ``quiet_since``.
+    """Cancel a match nobody has made a move in and no player socket has been on since ``quiet_since``.
 
     Checked again under the lock, so a pick or a player arriving meanwhile keeps the match alive.
     Returns True if it was cancelled.
     """
     with transaction.atomic():
         current = _locked(match_id)
-        if current.status != Match.Status.LIVE or current.updated >= quiet_since:
-            return False
-        seen = engine.view(engine.MatchState.from_json(current.state), "all")
-        if seen["round"] != 1 or seen["phase"] != "pick" or any(seen["picked"]):
+        # Version 0: no command has been applied, so neither player has moved.
+        if current.status != Match.Status.LIVE or current.updated >= quiet_since or current.version != 0:
             return False
         if presence.player_seen_since(match_id, quiet_since):
             return False
@@ -210,38 +226,41 @@ def _call_off(current, reason=""):
     )
     if touched != 1:
         return False
-    _changed(current, current.version, None)
+    _changed(current, current.version, None, None)
     return True
 
 
-def is_pick(command):
-    return isinstance(command, dict) and "pick" in command
-
-
 def apply_command(match_id, user, client_id, base_version, command):
-    """Apply one engine command for ``user``'s seat; a repeated ``client_id`` is acknowledged again."""
+    """Apply one game command for ``user``'s seat; a repeated ``client_id`` is acknowledged again."""
     if not isinstance(command, dict):
         raise ServiceError("bad_command", _("A command is a JSON object."))
 
-    def run(state, seat, current):
-        # Picks are simultaneous and blind, so the other side's pick landing first must not make
-        # this one stale; every other command only makes sense against the position it was made on.
-        if not is_pick(command) and base_version != current.version:
+    def run(game, state, seat, current):
+        # A blind command (Aquawar's picks: simultaneous) is not made stale by the other side's
+        # landing first; every other command only makes sense against the position it was made on.
+        if not game.blind(command) and base_version != current.version:
             raise ServiceError(
                 "stale_version",
                 _("The match moved on (now at version %(now)s, your command was made at %(then)s).")
                 % {"now": current.version, "then": base_version},
             )
-        return engine.apply(state, seat, command, in_place=True)
+        return game.apply(state, seat, command)
 
     return _change(match_id, user, client_id, command, run)
 
 
-def resign(match, user, client_id=None):
-    def run(state, seat, current):
-        return engine.resign(state, seat, "resign", in_place=True)
+def forfeit_command(reason):
+    """How a lost match is stored among the commands: ``{"resign": true}`` for a resignation, with
+    the reason for any other loss (a clock, an illegal move of a program). Replays and records read
+    it back (game.history.replays)."""
+    return {"resign": True} if reason == "resign" else {"resign": True, "reason": reason}
 
-    return _change(match.pk, user, client_id, {"resign": True}, run)
+
+def resign(match, user, client_id=None):
+    def run(game, state, seat, current):
+        return game.resign(state, seat, "resign")
+
+    return _change(match.pk, user, client_id, forfeit_command("resign"), run)
 
 
 def forfeit(match_id, user, reason, client_id=None):
@@ -252,10 +271,10 @@ def forfeit(match_id, user, reason, client_id=None):
     own clock ran out first); the match_end event carries it, so the opponent is told why.
     """
 
-    def run(state, seat, current):
-        return engine.resign(state, seat, reason, in_place=True)
+    def run(game, state, seat, current):
+        return game.resign(state, seat, reason)
 
-    return _change(match_id, user, client_id, {"resign": True, "reason": reason}, run)
+    return _change(match_id, user, client_id, forfeit_command(reason), run)
 
 
 def forfeit_overdue(match_id):
@@ -271,17 +290,17 @@ def forfeit_overdue(match_id):
         current = _locked(match_id)
         if current.status != Match.Status.LIVE:
             return None
-        overdue = botclock.overdue_seats(current)
+        overdue = clocks.overdue_seats(current)
         if not overdue:
             return None
         if len(overdue) == 2 and overdue[0][0] == overdue[1][0]:
             return Result(current.version, False) if _call_off(current, "timeout") else None
         seat = overdue[0][1]
 
-        def run(state, _seat, _current):
-            return engine.resign(state, seat, "timeout", in_place=True)
+        def run(game, state, _seat, _current):
+            return game.resign(state, seat, "timeout")
 
-        return _change(match_id, None, None, {"resign": True, "reason": "timeout"}, run, seat=seat)
+        return _change(match_id, None, None, forfeit_command("timeout"), run, seat=seat)
 
 
 def _locked(match_id):
@@ -317,29 +336,26 @@ def _change(match_id, user, client_id, command, run, seat=None):
             raise ServiceError("match_over", _("This match is over."))
         if current.status != Match.Status.LIVE:
             raise ServiceError("not_live", _("This match is not being played."))
+        game = games.get(current.game)
         try:
-            state, events = run(engine.MatchState.from_json(current.state), seat, current)
-        except engine.IllegalCommand as refused:
+            state, events = run(game, game.load(current.state), seat, current)
+        except game.IllegalCommand as refused:
             raise ServiceError(refused.code, refused.message, illegal=True) from None
         version = current.version + 1
         MatchEvent.objects.create(
             match=current, version=version, seat=seat, client_id=client_id, command=command, events=events
         )
         now = timezone.now()
-        fields = {"version": version, "state": state.to_json(), "updated": now}
-        outcome = engine.view(state, "all")
-        if outcome["phase"] == "over":
-            fields.update(
-                status=Match.Status.FINISHED,
-                winner=outcome["winner"],
-                end_reason=outcome["end_reason"] or "",
-                finished=now,
-            )
+        fields = {"version": version, "state": game.dump(state), "updated": now}
+        outcome = game.outcome(state)
+        if outcome is not None:
+            winner, reason = outcome
+            fields.update(status=Match.Status.FINISHED, winner=winner, end_reason=reason or "", finished=now)
         touched = Match.objects.filter(pk=current.pk, version=current.version, status=Match.Status.LIVE).update(
             **fields
         )
         if touched != 1:
             # Only possible if something bypassed the lock; raising rolls the event row back too.
             raise ServiceError("stale_version", _("The match changed meanwhile; try again."))
-        _changed(current, version, outcome, actor=seat)
+        _changed(current, version, game, state, actor=seat, restart=game.restarts_clock(command))
     return Result(version, False)

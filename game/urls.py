@@ -1,12 +1,17 @@
 from django.urls import path
 
-from . import views
+from . import games, views
 
 app_name = "game"
 
 urlpatterns = [
     path("match/<int:match_id>/", views.match_page, name="match"),
     path("match/<int:match_id>/resign/", views.resign, name="resign"),
-    path("match/<int:match_id>/aid/", views.deduction_aid, name="aid"),
     path("match/<int:match_id>/rematch/", views.rematch_answer, name="rematch"),
+]
+# Each game's own views for the players of a match (Aquawar's deduction aid), under the same names.
+urlpatterns += [
+    path(f"match/<int:match_id>/{suffix}", views.for_players(view), name=name)
+    for game in games.every()
+    for suffix, name, view in game.web.player_views
 ]

@@ -1,4 +1,6 @@
+"""The match page, and the POST forms beside its socket (resign, rematch) for pages without one."""
 import uuid
+from functools import partial, wraps
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -9,10 +11,11 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from . import frames, presence, presenter, rematch, services
+from . import games, rematch, services
 from .access import may_watch
+from .live import frames, presence, presenter
+from .live.protocol import CLIENT_ID
 from .models import Match
-from .protocol import CLIENT_ID
 
 
 def watchable_match(request, match_id):
@@ -27,15 +30,17 @@ def watchable_match(request, match_id):
 @require_GET
 def match_page(request, match_id):
     match, invite = watchable_match(request, match_id)
+    game = games.get(match.game)
     seat = match.seat_of(request.user)
     query = {"ui": "html"}
     if invite and seat is None:
         query["invite"] = invite
     book, log = presenter.full_log(match, seat)
     spectators, players = presence.counts(match.pk)
-    context = presenter.context(frames.payload(match, seat), spectators, book.marks, players)
+    context = presenter.context(game, frames.payload(match, seat), spectators, book.marks, players)
     context.update(
         {
+            "game": game,
             "match": match,
             "seat": seat,
             "log": log,
@@ -48,19 +53,26 @@ def match_page(request, match_id):
     return render(request, "game/match.html", context)
 
 
-@require_GET
-@login_required
-def deduction_aid(request, match_id):
-    """The optional aid beside each hidden enemy: what it can still be, from the player's own view."""
-    match = get_object_or_404(Match, pk=match_id)
-    seat = match.seat_of(request.user)
-    if seat is None:
-        raise Http404
-    aid = [
-        {"pos": pos, "species": [{"id": s, "name": presenter.species_name(s)} for s in species]}
-        for pos, species in frames.deduction_aid(match, seat)
-    ]
-    return render(request, "game/_aid.html", {"aid": aid})
+def for_players(view):
+    """A game's view on a match for its two players (``Presentation.player_views``), called as
+    ``view(request, match, seat, projected)``: ``projected()`` is every event so far as that seat
+    may see it. Anyone else gets a 404, as for a match that does not exist."""
+
+    @require_GET
+    @login_required
+    @wraps(view)
+    def wrapper(request, match_id):
+        match = get_object_or_404(Match, pk=match_id)
+        seat = match.seat_of(request.user)
+        if seat is None:
+            raise Http404
+        return view(request, match, seat, partial(projected, match, seat))
+
+    return wrapper
+
+
+def projected(match, seat):
+    return [event for _version, events in frames.versions(match, seat, 0) for event in events]
 
 
 @require_POST

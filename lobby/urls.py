@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, register_converter
 
-from . import bots, views
+from . import views
 
 
 class UsernameConverter:
@@ -27,14 +27,14 @@ urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("lobby/matches/", views.lobby_matches, name="lobby_matches"),
     path("match/new", views.match_new, name="match_new"),
-    path("match/computer", bots.vs_computer, name="match_vs_computer"),
+    path("match/computer", views.vs_computer, name="match_vs_computer"),
     path("match/<int:match_id>/join", views.match_join, name="match_join"),
     path("match/<int:match_id>/cancel", views.match_cancel, name="match_cancel"),
     path("invite/<invite_token:token>/", views.invite, name="invite"),
     path("users/<username:username>/", views.profile, name="profile"),
     path("accounts/signup/", views.signup, name="signup"),
-    path("accounts/tokens/new", bots.token_new, name="token_new"),
-    path("accounts/tokens/<int:token_id>/revoke", bots.token_revoke, name="token_revoke"),
+    path("accounts/tokens/new", views.token_new, name="token_new"),
+    path("accounts/tokens/<int:token_id>/revoke", views.token_revoke, name="token_revoke"),
     path(
         "accounts/login/",
         # Lockouts after failed logins: django-axes (lobby/throttle.py).

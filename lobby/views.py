@@ -14,10 +14,12 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from game.access import may_watch
 from game.models import Match
+from game.programs import tokens
+from game.programs.seats import start_vs_computer
 from game.services import ServiceError, cancel_match, create_match, join_match
 from game.sweep import sweep_now_and_then
 
-from .forms import NewMatchForm, VsComputerForm
+from .forms import NewMatchForm, TokenForm, VsComputerForm
 
 LIST_LIMIT = 50
 PROFILE_LIMIT = 20
@@ -100,11 +102,18 @@ def match_new(request):
     if not form.is_valid():
         if "move_seconds" in form.errors:
             messages.error(request, form.errors["move_seconds"][0])
+        elif "game" in form.errors:
+            messages.error(request, _("Choose a game."))
         else:
             messages.error(request, _("Choose who may join the match."))
         return redirect("lobby")
     try:
-        match = create_match(request.user, private=form.private, move_seconds=form.cleaned_data["move_seconds"])
+        match = create_match(
+            request.user,
+            private=form.private,
+            move_seconds=form.cleaned_data["move_seconds"],
+            game=form.cleaned_data["game"],
+        )
     except ServiceError as error:
         messages.error(request, error.message)
         return redirect("lobby")
@@ -221,3 +230,56 @@ def profile(request, username):
         rows.append({"match": match, "opponent": opponent, "result": label, "style": style})
     context = {"player": player, "played": finished.count(), "won": won, "lost": lost, "rows": rows}
     return render(request, "lobby/profile.html", context)
+
+
+def profile_url(user):
+    return reverse("profile", args=[user.username])
+
+
+@member_post
+def vs_computer(request):
+    form = VsComputerForm(request.POST)
+    if not form.is_valid():
+        if "move_seconds" in form.errors:
+            messages.error(request, form.errors["move_seconds"][0])
+        else:
+            messages.error(request, _("Choose a game.") if "game" in form.errors else _("Choose a level."))
+        return redirect("lobby")
+    try:
+        match = start_vs_computer(
+            request.user,
+            form.cleaned_data["level"],
+            move_seconds=form.cleaned_data["move_seconds"],
+            game=form.cleaned_data["game"],
+        )
+    except ServiceError as error:
+        messages.error(request, error.message)
+        return redirect("lobby")
+    return redirect(match_url(match))
+
+
+@member_post
+def token_new(request):
+    form = TokenForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Give the token a name (up to 64 characters)."))
+        return redirect(profile_url(request.user))
+    try:
+        row, token = tokens.create(request.user, form.cleaned_data["name"])
+    except ServiceError as error:
+        messages.error(request, error.message)
+        return redirect(profile_url(request.user))
+    # The token is in this one response and nowhere else: not in a redirect's flash message (the
+    # cookie message store would keep it in the browser), and never in a cache.
+    response = render(request, "lobby/token_created.html", {"row": row, "token": token})
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@member_post
+def token_revoke(request, token_id):
+    if tokens.revoke(request.user, token_id):
+        messages.success(request, _("Token revoked: programs using it can no longer connect."))
+    else:
+        messages.error(request, _("There is no such token."))
+    return redirect(profile_url(request.user))

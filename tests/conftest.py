@@ -2,6 +2,7 @@
 production (DATABASE_URL for PostgreSQL, REDIS_URL for channels_redis)."""
 import os
 import tempfile
+import time
 import uuid
 from pathlib import Path
 
@@ -95,11 +96,16 @@ def fast_password_hashing(settings):
 @pytest.fixture(autouse=True)
 def no_timers_left_behind():
     """A move clock outlives its test in the clock thread; a timer firing after the test's
-    database is gone would only log errors."""
+    database is gone would only log errors. And a bot's move still being made in a worker thread
+    when the test's database is flushed holds locks the flush needs (PostgreSQL calls it a
+    deadlock, and the next test starts on an unflushed database): wait for it, a few seconds at most."""
     yield
-    from game import botplay
+    from game.programs import runner
 
-    botplay._clock.clear()
+    runner._clock.clear()
+    deadline = time.monotonic() + 5
+    while (runner._busy or runner._executor._work_queue.qsize()) and time.monotonic() < deadline:
+        time.sleep(0.02)
 
 
 @pytest.fixture(autouse=True)

@@ -4,8 +4,8 @@ import random
 
 from channels.db import database_sync_to_async
 
-from game import apitokens
-from game.engine import SPECIES
+from game.programs import tokens
+from game.games.aquawar.engine import SPECIES
 from tests.game.leaks import check_events, check_structure
 from tests.sockets import RecordingSocket
 
@@ -39,7 +39,7 @@ class BotSocket(RecordingSocket):
 
 
 async def token_for(user):
-    return (await database_sync_to_async(apitokens.create)(user, "test"))[1]
+    return (await database_sync_to_async(tokens.create)(user, "test"))[1]
 
 
 async def program(user):

@@ -6,7 +6,8 @@ import random
 import pytest
 from channels.db import database_sync_to_async
 
-from game import botplay, services
+from game.programs import runner
+from game import services
 from game.models import Match, MatchEvent
 from tests.game.helpers import open_socket
 
@@ -127,8 +128,8 @@ async def test_a_program_that_does_not_answer_in_time_loses_once(host, guest, se
         match = await stored(match_id)
         assert (match.status, match.winner, match.end_reason) == ("finished", 1, "timeout")
         # Timers, sweeps and sockets may all notice the same deadline: the forfeit happens once.
-        await database_sync_to_async(botplay.sweep)()
-        await database_sync_to_async(botplay.settle)(match_id)
+        await database_sync_to_async(runner.sweep)()
+        await database_sync_to_async(runner.settle)(match_id)
         assert await forfeits(match_id, "timeout") == 1
         assert (await stored(match_id)).version == match.version
     finally:

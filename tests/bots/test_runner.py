@@ -6,8 +6,10 @@ import pytest
 from channels.db import database_sync_to_async
 from django.core.management import call_command
 
-from game import botplay, botseats, engine, services
-from game.botmodels import BotSeat
+from game.programs import runner, seats
+from game.games.aquawar import engine
+from game import services
+from game.programs.models import BotSeat
 from game.models import Match, MatchEvent
 from tests.game.helpers import open_socket
 from tests.game.leaks import fielded_by, hidden_from, leaked, named_by
@@ -39,9 +41,9 @@ def truth(match_id=None, **lookup):
 async def test_a_bot_decides_from_its_own_projection_only(host, level, monkeypatch):
     """Every input a bot gets is scanned for the person's hidden species, against the true state."""
     calls, leaks = [], []
-    real_decide = botplay.decide
+    real_decide = runner.decide
 
-    def spying_decide(level, player_view, projected_events, legal, player, seed):
+    def spying_decide(game, level, player_view, projected_events, legal, player, seed):
         everything = truth(host=host)  # the test's only match; its id may not be known yet
         secret = hidden_from(everything, player) - fielded_by(everything, player)
         # Guesses are public, and the bot's own choice lists name every species by design.
@@ -51,10 +53,10 @@ async def test_a_bot_decides_from_its_own_projection_only(host, level, monkeypat
         calls.append((player, player_view["phase"], len(secret)))
         if found:
             leaks.append(found)
-        return real_decide(level, player_view, projected_events, legal, player, seed)
+        return real_decide(game, level, player_view, projected_events, legal, player, seed)
 
-    monkeypatch.setattr(botplay, "decide", spying_decide)
-    match = await database_sync_to_async(botseats.start_vs_computer)(host, level)
+    monkeypatch.setattr(runner, "decide", spying_decide)
+    match = await database_sync_to_async(seats.start_vs_computer)(host, level)
     person = await open_socket(match.pk, host)
     try:
         final = await play_out(person, first=(await person.hello())[-1])
@@ -74,8 +76,8 @@ async def test_a_bot_decides_from_its_own_projection_only(host, level, monkeypat
 @database_sync_to_async
 def started_without_runner(host, monkeypatch):
     """A match against the computer where every change's wake-up is lost (a crash after commit)."""
-    monkeypatch.setattr(botplay, "wake", lambda match_id: None)
-    match = botseats.start_vs_computer(host, "greedy")
+    monkeypatch.setattr(runner, "wake", lambda match_id: None)
+    match = seats.start_vs_computer(host, "greedy")
     services.apply_command(match.pk, host, "p1", 0, PICK)
     time.sleep(0.2)
     assert version_of(match.pk) == 1 and truth(match.pk)["picked"] == [True, False]
@@ -105,12 +107,12 @@ async def test_a_restart_is_made_up_when_a_socket_opens(host, monkeypatch):
 
 async def test_a_restart_with_a_program_over_time_forfeits_it_once(host, settings):
     settings.BOT_MOVE_SECONDS = 0.2
-    match = await database_sync_to_async(botseats.start_vs_computer)(host, "random", program=True)
+    match = await database_sync_to_async(seats.start_vs_computer)(host, "random", program=True)
     await database_sync_to_async(wait_for)(lambda: truth(match.pk)["picked"][1])
     # No socket and no timer survived the restart; the deadline is in the database.
     await database_sync_to_async(time.sleep)(0.3)
-    first = await database_sync_to_async(botplay.sweep)()
-    again = await database_sync_to_async(botplay.sweep)()
+    first = await database_sync_to_async(runner.sweep)()
+    again = await database_sync_to_async(runner.sweep)()
     final = await database_sync_to_async(Match.objects.get)(pk=match.pk)
     assert (final.status, final.winner, final.end_reason) == ("finished", 1, "timeout")
     assert again == []
@@ -120,14 +122,14 @@ async def test_a_restart_with_a_program_over_time_forfeits_it_once(host, setting
 
 @database_sync_to_async
 def two_runners_at_once(host, monkeypatch):
-    monkeypatch.setattr(botplay, "wake", lambda match_id: None)
-    match = botseats.start_vs_computer(host, "random")
+    monkeypatch.setattr(runner, "wake", lambda match_id: None)
+    match = seats.start_vs_computer(host, "random")
     monkeypatch.undo()
     loaded = Match.objects.select_related("host", "guest").get(pk=match.pk)
     state = engine.MatchState.from_json(loaded.state)
     bot_seat = BotSeat.objects.get(match=match, seat=1)
-    botplay.play_builtin(loaded, state, bot_seat)
-    botplay.play_builtin(loaded, state, bot_seat)
+    runner.play_builtin(loaded, state, bot_seat)
+    runner.play_builtin(loaded, state, bot_seat)
     return list(MatchEvent.objects.filter(match=match).values_list("seat", "client_id"))
 
 

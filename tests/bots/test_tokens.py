@@ -5,8 +5,8 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
 
-from game import apitokens
-from game.botmodels import ApiToken
+from game.programs import tokens
+from game.programs.models import ApiToken
 from game.models import Match
 
 from .helpers import BotSocket, program, take_seat, token_for
@@ -34,7 +34,7 @@ def test_it_shows_a_new_token_once_and_keeps_only_its_digest(host):
 
 
 def test_only_the_owner_sees_and_manages_tokens(host, outsider):
-    apitokens.create(host, "secret project")
+    tokens.create(host, "secret project")
     assert "secret project" not in logged_in(outsider).get(f"/users/{host.username}/").content.decode()
     assert "secret project" not in Client().get(f"/users/{host.username}/").content.decode()
     row = ApiToken.objects.get(user=host)
@@ -43,7 +43,7 @@ def test_only_the_owner_sees_and_manages_tokens(host, outsider):
 
 
 def test_it_revokes_a_token(host):
-    row, _token = apitokens.create(host, "old")
+    row, _token = tokens.create(host, "old")
     response = logged_in(host).post(f"/accounts/tokens/{row.pk}/revoke")
     assert response.status_code == 302 and response["Location"] == f"/users/{host.username}/"
     assert not ApiToken.objects.filter(pk=row.pk).exists()
@@ -54,7 +54,7 @@ def test_token_forms_need_a_login_a_post_and_the_csrf_token(host):
     assert logged_in(host).get("/accounts/tokens/new").status_code == 405
     strict = logged_in(host, enforce_csrf_checks=True)
     assert strict.post("/accounts/tokens/new", {"name": "x"}).status_code == 403
-    row, _token = apitokens.create(host, "kept")
+    row, _token = tokens.create(host, "kept")
     assert strict.post(f"/accounts/tokens/{row.pk}/revoke").status_code == 403
     assert ApiToken.objects.filter(user=host).count() == 1
 
@@ -62,10 +62,10 @@ def test_token_forms_need_a_login_a_post_and_the_csrf_token(host):
 def test_it_refuses_a_nameless_token_and_too_many(host):
     client = logged_in(host)
     assert client.post("/accounts/tokens/new", {"name": "  "}).status_code == 302
-    for n in range(apitokens.MAX_TOKENS):
-        apitokens.create(host, f"t{n}")
+    for n in range(tokens.MAX_TOKENS):
+        tokens.create(host, f"t{n}")
     assert client.post("/accounts/tokens/new", {"name": "one more"}).status_code == 302
-    assert ApiToken.objects.filter(user=host).count() == apitokens.MAX_TOKENS
+    assert ApiToken.objects.filter(user=host).count() == tokens.MAX_TOKENS
 
 
 async def test_the_socket_takes_the_token_from_the_header_or_the_query(host):
@@ -84,7 +84,7 @@ async def test_it_refuses_a_bad_token_with_4401(host, how):
     headers = ()
     if how == "revoked":
         row = await database_sync_to_async(ApiToken.objects.get)(user=host)
-        await database_sync_to_async(apitokens.revoke)(host, row.pk)
+        await database_sync_to_async(tokens.revoke)(host, row.pk)
     elif how == "unknown":
         token = "aqw_" + "A" * 43
     elif how == "none":

@@ -5,7 +5,7 @@ import random
 import pytest
 from channels.db import database_sync_to_async
 
-from game.botmodels import BotSeat
+from game.programs.models import BotSeat
 from game.models import Match, MatchEvent
 
 from .helpers import assert_no_hidden_data, play_out, program, take_seat

@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from game import engine
-from game.engine import IllegalCommand, MatchState, apply, new_match, view
+from game.games.aquawar import engine
+from game.games.aquawar.engine import IllegalCommand, MatchState, apply, new_match, view
 
 # The species ids as the record format names them, written out rather than imported so that a
 # renamed or reordered id in the engine fails these tests instead of following along.

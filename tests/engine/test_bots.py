@@ -1,4 +1,4 @@
-"""``game.bots``: legal, blind to hidden data, deterministic, and greedy beats random."""
+"""``game.games.aquawar.bots``: legal, blind to hidden data, deterministic, and greedy beats random."""
 import json
 import os
 import random
@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from game.bots import LEVELS, choose_command, make_bot
-from game.engine import SPECIES, apply, legal_commands, new_match, project, view
+from game.games.aquawar.bots import LEVELS, choose_command, make_bot
+from game.games.aquawar.engine import SPECIES, apply, legal_commands, new_match, project, view
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FAST = {"random": {}, "greedy": {}, "expert": {"worlds": 2, "beam": 4}}
@@ -105,5 +105,5 @@ def test_greedy_beats_random_most_of_the_time():
 
 def test_bots_never_import_django():
     # pytest-django has already loaded Django here, so look from a fresh interpreter.
-    code = "import sys, game.bots; sys.exit(any(m.split('.')[0] == 'django' for m in sys.modules))"
+    code = "import sys, game.games.aquawar.bots; sys.exit(any(m.split('.')[0] == 'django' for m in sys.modules))"
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT).returncode == 0

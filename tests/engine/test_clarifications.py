@@ -1,7 +1,7 @@
 """One test per ruling bullet of shared/rules/clarifications.md, named after it."""
 import json
 
-from game.engine import apply, is_legal, new_match, pick_options, view
+from game.games.aquawar.engine import apply, is_legal, new_match, pick_options, view
 
 from _helpers import (
     at_last_turn, atk, attack, damages, do_assert, dodged, edit, find_roll, finish_round, fish, hp,

@@ -1,4 +1,4 @@
-"""``python -m game.engine``: replay and play, run as a separate process like a user would."""
+"""``python -m game.games.aquawar.engine``: replay and play, run as a separate process like a user would."""
 import json
 import subprocess
 import sys
@@ -6,16 +6,16 @@ from pathlib import Path
 
 import pytest
 
-from game import engine
-from game.engine.randomplay import play_random_match
-from game.engine.record import replay
+from game.games.aquawar import engine
+from game.games.aquawar.engine.randomplay import play_random_match
+from game.games.aquawar.engine.record import replay
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args, stdin=None):
     return subprocess.run(
-        [sys.executable, "-m", "game.engine", *args],
+        [sys.executable, "-m", "game.games.aquawar.engine", *args],
         cwd=ROOT,
         input=stdin,
         capture_output=True,

@@ -1,10 +1,10 @@
-"""``game.engine.deduction``: sound (the truth is always a candidate) and as sharp as promised."""
+"""``game.games.aquawar.engine.deduction``: sound (the truth is always a candidate) and as sharp as promised."""
 import random
 
 import pytest
 
-from game.engine import SPECIES, apply, legal_commands, new_match, pick_options, project, view
-from game.engine.deduction import analyse, candidates
+from game.games.aquawar.engine import SPECIES, apply, legal_commands, new_match, pick_options, project, view
+from game.games.aquawar.engine.deduction import analyse, candidates
 
 MIMIC = "mimic_fish"
 AOE_KINDS = {"archerfish", "electric_eel", "clownfish", MIMIC}

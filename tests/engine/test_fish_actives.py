@@ -1,5 +1,5 @@
 """Active skills of the twelve species (rules: 12条鱼的技能介绍; clarifications, Fish details)."""
-from game.engine import apply, is_legal
+from game.games.aquawar.engine import apply, is_legal
 
 from _helpers import (
     atk, attack, damages, edit, fish, hp, hps, illegal, next_turn, of_type, raw, seq, skill, start,

@@ -1,5 +1,5 @@
 """Passive skills of the twelve species (rules: 12条鱼的技能介绍, 时机说明; clarifications)."""
-from game.engine import view
+from game.games.aquawar.engine import view
 
 from _helpers import (
     atk, attack, damages, do_assert, dodged, edit, find_roll, fish, hp, hps, next_turn, no_dodge,

@@ -2,7 +2,7 @@
 (clarifications: "Illegal commands are rejected with a clear reason and change nothing")."""
 import pytest
 
-from game.engine import apply, is_legal, new_match, resign
+from game.games.aquawar.engine import apply, is_legal, new_match, resign
 
 from _helpers import edit, finish_round, illegal, pick_cmd, start
 

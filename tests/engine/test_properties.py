@@ -12,10 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game import engine
-from game.engine import MatchState
-from game.engine.randomplay import players_to_move, random_command
-from game.engine.record import make_record, replay
+from game.games.aquawar import engine
+from game.games.aquawar.engine import MatchState
+from game.games.aquawar.engine.randomplay import players_to_move, random_command
+from game.games.aquawar.engine.record import make_record, replay
 
 # Two picks and 64 turns of one assertion and one action, per round, three rounds at most.
 MAX_COMMANDS = 3 * (2 + 64 * 2)

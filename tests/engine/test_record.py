@@ -4,9 +4,9 @@ import random
 
 import pytest
 
-from game import engine
-from game.engine.randomplay import play_random_match, players_to_move, random_command
-from game.engine.record import FORMAT, Record, RecordError, make_record, parse_record, replay
+from game.games.aquawar import engine
+from game.games.aquawar.engine.randomplay import play_random_match, players_to_move, random_command
+from game.games.aquawar.engine.record import FORMAT, Record, RecordError, make_record, parse_record, replay
 
 # The example of docs/record-format.md, first turn included.
 EXAMPLE = {

@@ -3,8 +3,8 @@ import json
 
 import pytest
 
-from game import engine
-from game.engine.record import RecordError, make_record, parse_record, replay
+from game.games.aquawar import engine
+from game.games.aquawar.engine.record import RecordError, make_record, parse_record, replay
 
 from test_record import EXAMPLE, error_of, with_changes
 

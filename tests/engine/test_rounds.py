@@ -2,7 +2,7 @@
 mover, picks across rounds (rules: 游戏流程, 其他说明; clarifications, Turns and rounds)."""
 import pytest
 
-from game.engine import apply, new_match, pick_options, view
+from game.games.aquawar.engine import apply, new_match, pick_options, view
 
 from _helpers import (
     at_last_turn, attack, do_assert, edit, finish_round, illegal, of_type, pick_cmd, skill, start,

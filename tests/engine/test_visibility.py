@@ -1,7 +1,7 @@
 """What each audience may know (rules: 游戏过程可知信息详细说明; clarifications, What each side sees)."""
 import json
 
-from game.engine import apply, new_match, project, view
+from game.games.aquawar.engine import apply, new_match, project, view
 
 from _helpers import (
     attack, do_assert, dodged, edit, find_roll, finish_round, of_type, pick_cmd, skill, start,

@@ -5,7 +5,7 @@
   between), the same as ``hello``;
 - a socket that lost its channel-layer group (a Redis restart forgets every group while sockets
   stay open) still hears of its match, and of who comes and goes, by its process's recheck
-  (game/recheck.py): program sockets, JSON match sockets and pages alike.
+  (game/live/recheck.py): program sockets, JSON match sockets and pages alike.
 """
 import random
 
@@ -14,8 +14,9 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from game import presence, services
-from game.engine import project
+from game.live import presence
+from game import services
+from game.games.aquawar.engine import project
 from game.models import Match, MatchEvent
 from game.services import match_group
 from tests.bots.helpers import program, random_command, take_seat

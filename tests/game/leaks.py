@@ -2,9 +2,9 @@
 import json
 from html.parser import HTMLParser
 
-from game import engine
-from game.engine import SPECIES
-from game.species_text import NAMES
+from game.games.aquawar import engine
+from game.games.aquawar.engine import SPECIES
+from game.games.aquawar.texts import NAMES
 
 MIMIC_TARGETS = [s for s in SPECIES if s != "mimic_fish"]
 

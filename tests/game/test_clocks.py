@@ -10,9 +10,12 @@ from django.db import connection
 from django.test import Client
 from django.utils import timezone, translation
 
-from game import botplay, botseats, engine, frames, presenter, rematch, services
-from game.botmodels import BotSeat
-from game.log import LogBook
+from game.programs import runner, seats
+from game.games.aquawar import engine
+from game.live import frames, presenter
+from game import rematch, services
+from game.programs.models import BotSeat
+from game.games.aquawar.log import LogBook
 from game.models import Match, MatchEvent
 
 from .helpers import GUEST_TEAMS, HOST_TEAMS, open_socket
@@ -26,8 +29,8 @@ SECONDS = 30
 def wakes(monkeypatch):
     """The matches the bot runner was woken for (it is not run: the tests drive it themselves)."""
     woken = []
-    monkeypatch.setattr(botplay, "wake", woken.append)
-    monkeypatch.setattr(botseats, "wake", woken.append)
+    monkeypatch.setattr(runner, "wake", woken.append)
+    monkeypatch.setattr(seats, "wake", woken.append)
     return woken
 
 
@@ -124,14 +127,14 @@ def test_a_casual_match_has_no_clock_and_never_times_out(host, guest, wakes):
     # No clock and no bot: the runner has nothing to do with it.
     assert wakes == []
     assert services.forfeit_overdue(match.pk) is None
-    assert botplay.sweep() == []
+    assert runner.sweep() == []
     assert fresh(match).status == "live"
 
 
 def test_a_clock_still_running_is_not_held_against_anyone(host, guest, wakes):
     match = both_picked(host, guest)
     assert services.forfeit_overdue(match.pk) is None
-    assert botplay.sweep() == []
+    assert runner.sweep() == []
     assert fresh(match).status == "live"
 
 
@@ -157,7 +160,7 @@ def test_two_sweeps_at_the_same_moment_forfeit_once(host, guest, wakes):
     def sweep():
         barrier.wait()
         try:
-            return botplay.sweep()
+            return runner.sweep()
         finally:
             connection.close()
 
@@ -176,7 +179,7 @@ def test_a_deadline_that_passed_while_no_server_ran_is_enforced_by_the_first_swe
     services.apply_command(match.pk, guest, "g", 0, GUEST_TEAMS[1])
     # The host's clock ran out an hour ago; this process has no timer for it (a fresh start).
     overdue(match, 0, by=timedelta(hours=1))
-    botplay._clock.clear()
+    runner._clock.clear()
     waiting = timed_match(host, guest)
     call_command("run_bots", "--once")
     final = fresh(match)
@@ -200,23 +203,23 @@ def test_the_clock_runs_out_in_the_process_timer_without_anyone_connected(host, 
     services.apply_command(match.pk, host, "h", 0, HOST_TEAMS[1])
     # The change's own wake-up set a timer at the guest's deadline.
     deadline = fresh(match).deadline_1
-    wait_for(lambda: botplay._clock._wanted.get(match.pk) == {deadline.timestamp() + botplay.TIMER_SLACK})
+    wait_for(lambda: runner._clock._wanted.get(match.pk) == {deadline.timestamp() + runner.TIMER_SLACK})
     # Now the guest's clock is about to run out; a settle (as after any change) times it.
     Match.objects.filter(pk=match.pk).update(deadline_1=timezone.now() + timedelta(seconds=0.3))
-    botplay.settle(match.pk)
+    runner.settle(match.pk)
     wait_for(lambda: fresh(match).status == "finished")
     final = fresh(match)
     assert (final.winner, final.end_reason) == (0, "timeout") and timeouts(match) == 1
 
 
 def test_a_bot_seat_keeps_its_own_clock_under_a_time_control(host, wakes):
-    match = botseats.start_vs_computer(host, "greedy", move_seconds=SECONDS)
+    match = seats.start_vs_computer(host, "greedy", move_seconds=SECONDS)
     assert match.move_seconds == SECONDS
     # The person's decision is timed on the match; the built-in bot's only has its takeover time.
     assert match.deadline_0 is not None and match.deadline_1 is None
     assert BotSeat.objects.get(match=match, seat=1).deadline is not None
     # A program taking over the person's seat plays under the contest's clock instead.
-    botseats.claim_seat(match.pk, host)
+    seats.claim_seat(match.pk, host)
     assert fresh(match).deadlines == [None, None]
     assert BotSeat.objects.get(match=match, seat=0).deadline is not None
 

@@ -4,10 +4,11 @@ import re
 
 import pytest
 
-from game import engine, services
-from game.engine.deduction import candidates
+from game.games.aquawar import engine
+from game import services
+from game.games.aquawar.engine.deduction import candidates
 from game.models import Match, MatchEvent
-from game.species_text import name as species_name
+from game.games.aquawar.texts import name as species_name
 from tests.accounts import client_for
 
 from .helpers import live_match

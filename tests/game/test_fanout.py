@@ -1,4 +1,4 @@
-"""What the match sockets of one process share when a match changes (game/fanout.py): the work per
+"""What the match sockets of one process share when a match changes (game/live/fanout.py): the work per
 change must not grow with the sockets watching, and sharing must never cost a version or show one
 audience another's view."""
 import asyncio
@@ -12,7 +12,9 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db.backends import utils as db_utils
 
-from game import fanout, frames, imports, services
+from game.live import fanout, frames
+from game.history import imports
+from game import services
 from game.models import Match, MatchEvent
 
 from .helpers import GUEST_TEAMS, HOST_TEAMS, live_match, open_socket
@@ -181,9 +183,9 @@ def test_a_cached_view_never_serves_another_audience(host, guest):
     match = frames.load_match(match.pk)
     # Each audience asks right after another has filled the cache for the same version.
     for seat in (0, 1, None, 0, None, 1):
-        assert fanout.engine_part(match, seat) == frames.engine_part(match, seat)
+        assert fanout.game_part(match, seat) == frames.game_part(match, seat)
         assert fanout.versions(match, seat, 0) == frames.versions(match, seat, 0)
-    spectator = fanout.engine_part(match, None)[0]
+    spectator = fanout.game_part(match, None)[0]
     assert all(fish.get("fish") is None for side in spectator["teams"] for fish in side)
 
 

@@ -7,7 +7,7 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from game.models import Presence
-from game.presence import STALE_AFTER
+from game.live.presence import STALE_AFTER
 
 from tests.bots.helpers import BotSocket, program, token_for
 

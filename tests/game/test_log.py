@@ -1,5 +1,5 @@
-from game.engine.view import EVENT_RULES
-from game.log import LogBook
+from game.games.aquawar.engine.view import EVENT_RULES
+from game.games.aquawar.log import LogBook
 
 PLAYERS = ["host", "guest"]
 

@@ -2,8 +2,8 @@
 of the socket's fragments."""
 from django.test import override_settings
 
-from game.consumers import page_language
-from game.log import LogBook, marks
+from game.live.consumers import page_language
+from game.games.aquawar.log import LogBook, marks
 
 PLAYERS = ["host", "guest"]
 

@@ -4,10 +4,11 @@ import pytest
 from django.test import Client
 from django.utils.html import escape
 
-from game import engine, services
-from game.engine import SPECIES
+from game.games.aquawar import engine
+from game import services
+from game.games.aquawar.engine import SPECIES
 from game.models import Match
-from game.species_text import NAMES
+from game.games.aquawar.texts import NAMES
 
 from .helpers import GUEST_TEAMS, HOST_TEAMS, TEAMS, live_match
 

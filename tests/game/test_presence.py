@@ -6,7 +6,8 @@ from channels.db import database_sync_to_async
 from django.core.management import call_command
 from django.utils import timezone
 
-from game import presence, services
+from game.live import presence
+from game import services
 from game.models import Match, Presence
 
 from .helpers import HOST_TEAMS, live_match, open_socket

@@ -3,8 +3,10 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
 
-from game import botseats, engine, rematch, services
-from game.botmodels import BotSeat
+from game.programs import seats
+from game.games.aquawar import engine
+from game import rematch, services
+from game.programs.models import BotSeat
 from game.models import Match
 
 from .helpers import live_match, open_socket
@@ -145,7 +147,7 @@ async def test_it_works_over_the_socket_and_pushes_to_both_pages(host, guest, ou
 
 def test_the_computer_accepts_at_once_and_plays_the_rematch(host, settings):
     settings.BOT_SWEEP_SECONDS = 0
-    old = botseats.start_vs_computer(host, "greedy", move_seconds=30)
+    old = seats.start_vs_computer(host, "greedy", move_seconds=30)
     services.resign(old, host, "r")
     info = rematch.info(rematch.answer(old.pk, host, "offer"))
     assert (info["status"], info["offered_by"]) == ("accepted", 0)

@@ -3,7 +3,8 @@ get around it: open matches, live matches against the computer (rematches too), 
 import pytest
 from channels.db import database_sync_to_async
 
-from game import apitokens, botseats, rematch, services
+from game import rematch, services
+from game.programs import seats, tokens
 from game.models import Match
 from game.services import MAX_LIVE_VS_COMPUTER, MAX_OPEN_MATCHES, ServiceError
 from tests.bots.helpers import program, take_seat
@@ -31,10 +32,10 @@ def test_the_open_match_limit_holds_for_the_lobby_and_for_programs(host):
         services.create_match(host)
     error = refused("too_many_open", services.create_match, host, private=True)
     assert "5 open matches" in error.message
-    refused("too_many_open", botseats.create_for_program, host)
+    refused("too_many_open", seats.create_for_program, host)
     assert open_count(host) == MAX_OPEN_MATCHES
     # A match against the computer is live at once: it is no open match and not refused for them.
-    assert botseats.start_vs_computer(host, "random").status == "live"
+    assert seats.start_vs_computer(host, "random").status == "live"
 
 
 async def test_the_bot_socket_create_obeys_the_open_match_limit(host):
@@ -55,12 +56,12 @@ def test_rematches_obey_the_limit_of_live_matches_against_the_computer(host, set
     """The outside review: 5 resigned matches against a level, 5 new ones, then rematches of the
     first 5 (the computer accepts at once) made 10 live ones."""
     settings.BOT_SWEEP_SECONDS = 0
-    finished = [botseats.start_vs_computer(host, "greedy") for _ in range(MAX_LIVE_VS_COMPUTER)]
+    finished = [seats.start_vs_computer(host, "greedy") for _ in range(MAX_LIVE_VS_COMPUTER)]
     for match in finished:
         services.resign(match, host, "r")
     for _ in range(MAX_LIVE_VS_COMPUTER):
-        botseats.start_vs_computer(host, "greedy")
-    refused("too_many", botseats.start_vs_computer, host, "greedy")
+        seats.start_vs_computer(host, "greedy")
+    refused("too_many", seats.start_vs_computer, host, "greedy")
     for match in finished:
         error = refused("too_many", rematch.answer, match.pk, host, "offer")
         assert "5 matches against this level" in error.message
@@ -75,13 +76,13 @@ def test_rematches_obey_the_limit_of_live_matches_against_the_computer(host, set
 def test_the_computer_limit_is_per_level(host, settings):
     settings.BOT_SWEEP_SECONDS = 0
     for _ in range(MAX_LIVE_VS_COMPUTER):
-        botseats.start_vs_computer(host, "random")
-    refused("too_many", botseats.start_vs_computer, host, "random")
-    assert botseats.start_vs_computer(host, "greedy").status == "live"
+        seats.start_vs_computer(host, "random")
+    refused("too_many", seats.start_vs_computer, host, "random")
+    assert seats.start_vs_computer(host, "greedy").status == "live"
 
 
 def test_the_token_limit_holds_wherever_a_token_is_made(host):
-    for n in range(apitokens.MAX_TOKENS):
-        apitokens.create(host, f"t{n}")
-    error = refused("too_many_tokens", apitokens.create, host, "one more")
+    for n in range(tokens.MAX_TOKENS):
+        tokens.create(host, f"t{n}")
+    error = refused("too_many_tokens", tokens.create, host, "one more")
     assert "10 tokens" in error.message

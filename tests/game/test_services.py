@@ -4,7 +4,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.db import connection
 
-from game import engine, services
+from game.games.aquawar import engine
+from game import services
 from game.models import Match, MatchEvent
 from game.services import ServiceError
 

@@ -4,7 +4,8 @@ import asyncio
 import pytest
 from channels.db import database_sync_to_async
 
-from game import frames, services
+from game.live import frames
+from game import services
 from game.models import Match, MatchEvent
 
 from .helpers import GUEST_TEAMS, HOST_TEAMS, db_match, event_count, live_match, open_socket

@@ -4,9 +4,10 @@ import random
 import re
 
 
-from game import engine, services
-from game.engine.randomplay import random_command
-from game.engine.record import parse_record
+from game.games.aquawar import engine
+from game import services
+from game.games.aquawar.engine.randomplay import random_command
+from game.games.aquawar.engine.record import parse_record
 from game.models import Match, MatchEvent
 
 HOST_PICK = {"pick": ["mimic_fish", "archerfish", "sea_wolf", "sunfish"], "mimic": "octopus"}

@@ -4,7 +4,8 @@ import re
 import pytest
 from django.test import Client
 
-from game import engine, services
+from game.games.aquawar import engine
+from game import services
 from game.models import Match
 
 from .helpers import clone_finished, live_in_round_one

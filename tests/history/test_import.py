@@ -129,7 +129,7 @@ def test_it_checks_the_csrf_token(finished, outsider, outsider_client):
 
 
 def test_it_limits_the_imports_of_one_account_per_day(finished, outsider_client, host_client, monkeypatch):
-    monkeypatch.setattr("game.imports.MAX_IMPORTS_PER_DAY", 2)
+    monkeypatch.setattr("game.history.imports.MAX_IMPORTS_PER_DAY", 2)
     record = exported(outsider_client, finished)
     assert [upload(outsider_client, record).status_code for _ in range(2)] == [302, 302]
     refused = upload(outsider_client, record)

@@ -4,8 +4,9 @@ import json
 import pytest
 from django.test import Client
 
-from game import engine, services
-from game.engine.record import parse_record, replay
+from game.games.aquawar import engine
+from game import services
+from game.games.aquawar.engine.record import parse_record, replay
 from game.models import Match, MatchEvent
 
 from .helpers import live_in_round_one, stored_commands

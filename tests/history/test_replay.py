@@ -5,7 +5,8 @@ import re
 import pytest
 from django.test import Client
 
-from game import engine, services
+from game.games.aquawar import engine
+from game import services
 from game.models import Match
 
 from .helpers import PERSPECTIVES, embedded, engine_replay, live_in_round_one

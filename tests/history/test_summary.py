@@ -4,9 +4,10 @@ import re
 import pytest
 from django.test import Client
 
-from game import engine, services
+from game.games.aquawar import engine
+from game import services
 from game.models import Match
-from game.species_text import name as species_name
+from game.games.aquawar.texts import name as species_name
 
 from .helpers import engine_replay, live_in_round_one, stored_commands
 

@@ -1,4 +1,4 @@
-from game.engine import SPECIES, apply, legal_commands, new_match
+from game.games.aquawar.engine import SPECIES, apply, legal_commands, new_match
 from game.models import Match
 
 

@@ -2,7 +2,7 @@
 import pytest
 from django.urls import reverse
 
-from game.botmodels import BotSeat
+from game.programs.models import BotSeat
 from game.models import Match
 from game.services import create_match, join_match
 

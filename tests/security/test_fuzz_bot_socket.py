@@ -8,9 +8,9 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
-from game.bot_protocol import parse
+from game.programs.protocol import parse
 from game.models import Match
-from game.protocol import ProtocolError
+from game.live.protocol import ProtocolError
 from tests.bots.helpers import program, take_seat
 from tests.game.helpers import live_match
 

@@ -1,7 +1,7 @@
 """The engine's refusals never fail themselves, whatever value they are about."""
 import pytest
 
-from game import engine
+from game.games.aquawar import engine
 
 
 def nested(depth):

@@ -5,9 +5,11 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
-from game import engine, services
+from game import services
+from game.games.aquawar import engine
+from game.games.aquawar.forms import form_command
+from game.live.protocol import ProtocolError
 from game.models import Match
-from game.protocol import ProtocolError, form_command
 from tests.game.helpers import GUEST_TEAMS, HOST_TEAMS, Socket, live_match, open_socket
 
 from .fuzz import dumps, garbage, mutations

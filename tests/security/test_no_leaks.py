@@ -50,11 +50,13 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from game import engine, frames, presenter, services
-from game.engine.randomplay import players_to_move, random_command
-from game.engine import SPECIES
+from game.games.aquawar import engine
+from game.live import frames, presenter
+from game import services
+from game.games.aquawar.engine.randomplay import players_to_move, random_command
+from game.games.aquawar.engine import SPECIES
 from game.models import Match, MatchEvent
-from game.species_text import NAMES
+from game.games.aquawar.texts import NAMES
 from tests.accounts import client_for
 from tests.game.leaks import check_events, check_structure, strip_html, strip_json
 
@@ -210,7 +212,7 @@ class Audit:
         for language in languages:
             with translation.override(language):
                 book, entries = presenter.full_log(match, seat)
-                ctx = presenter.context(payload, 0, book.marks)
+                ctx = presenter.context(match.game_object, payload, 0, book.marks)
                 html = presenter.render_parts(ctx) + presenter.render_log(entries, append=False)
             where = ("socket html", seat, language, match.version)
             self.hidden_cards += check_board_cards(html, payload["view"], seat, where)

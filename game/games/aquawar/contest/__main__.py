@@ -18,6 +18,8 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from .bridge import Bridge, BridgeError, ConnectionLost, Program
 
+GAME = "aquawar"  # the bot socket's name of the game (docs/bot-api.md)
+
 
 class Socket:
     """The bot socket over ``websockets``, as the bridge wants it: ``ConnectionLost`` when it drops."""
@@ -48,13 +50,15 @@ def socket_url(url):
 
 
 def seat_request(args):
+    # Named although it is the site's default game: a contest program plays Aquawar whatever the
+    # default becomes.
     if args.create:
-        return {"type": "create", "private": False}
+        return {"type": "create", "private": False, "game": GAME}
     if args.match:
         return {"type": "join", "match": args.match}
     if args.invite:
         return {"type": "join", "invite": args.invite}
-    return {"type": "play", "level": args.vs}
+    return {"type": "play", "level": args.vs, "game": GAME}
 
 
 def parse(argv):

@@ -19,7 +19,7 @@ hold a value, it is derived from what the projection does hold (docs/contest-pro
 ``time`` numbers the hits and passives of the action in the order the engine resolved them, which
 is the official order (a block is a ``reduce`` passive and then a hit of 0).
 """
-from game.engine.species import SPECIES
+from ..engine.species import SPECIES
 
 NORMAL_ATTACK = "normalattack"
 CATEGORIES = {"aoe": "aoe", "harm_ally": "infight", "crit": "crit", "silent": "subtle"}

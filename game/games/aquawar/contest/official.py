@@ -9,11 +9,11 @@ file the rules cannot replay is refused with the step and the reason, never appr
 """
 import json
 
-from game.engine import SPECIES, IllegalCommand, apply, new_match, resign, view
-from game.engine.legal import skill_targets
-from game.engine.record import RecordError, make_record, replay
-from game.engine.species import DODGE, SHIELD
-from game.engine.state import MAX_TURNS, OFFICIAL_TURN_LIMIT
+from ..engine import SPECIES, IllegalCommand, apply, new_match, resign, view
+from ..engine.legal import skill_targets
+from ..engine.record import RecordError, make_record, replay
+from ..engine.species import DODGE, SHIELD
+from ..engine.state import MAX_TURNS, OFFICIAL_TURN_LIMIT
 
 # The official program's error codes (its replay viewer's list); 3 is a timeout, the rest lose as
 # illegal moves do here (a crash included: the rules treat it alike).
@@ -288,6 +288,11 @@ def play(frames, state):
         yield index, op, player, command, outcomes, events
 
 
+def is_replay(data):
+    """Whether ``data`` (bytes or text) is meant as an official replay: a JSON array, as no record is."""
+    return data.lstrip()[:1] in (b"[", "[")
+
+
 def convert(data):
     """``(record dict, notes)`` for an official replay file's bytes or text, or None when ``data`` is
     no official replay at all (a JSON array); ``RecordError`` if it is one that cannot be replayed.
@@ -296,7 +301,7 @@ def convert(data):
     …}`` (``turn_limit``: the round ended after 63 turns; ``third_round``: round 3 was played at 2-0
     and is left out; ``forfeit``: the official program ended the match on a program's error).
     """
-    if data.lstrip()[:1] not in (b"[", "["):
+    if not is_replay(data):
         return None
     frames = read_frames(data)
     state = start(frames)

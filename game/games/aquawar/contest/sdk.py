@@ -14,8 +14,8 @@ ActionInfo); answers become engine commands, or an ``AnswerError`` when they can
 import json
 import struct
 
-from game.engine import SPECIES
-from game.engine.species import ACTIVE, AOE, HEAL_CRIT, LIMITED_USES, SHARE_AOE, SKILL_TARGETS
+from ..engine import SPECIES
+from ..engine.species import ACTIVE, AOE, HEAL_CRIT, LIMITED_USES, SHARE_AOE, SKILL_TARGETS
 
 from .actioninfo import species_id
 

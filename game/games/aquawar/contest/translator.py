@@ -8,8 +8,8 @@ the match arrives unredacted (the match is over), and the program is told the sa
 """
 import copy
 
-from game.engine import project
-from game.engine.species import MIMIC
+from ..engine import project
+from ..engine.species import MIMIC
 
 from . import sdk
 from .actioninfo import action_info

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from channels.db import database_sync_to_async
 
-from game import engine
+from game.games.aquawar import engine
 from game.games.aquawar.contest.actioninfo import species_id
 from game.games.aquawar.contest.bridge import Bridge, ConnectionLost, Program
 from game.models import Match, MatchEvent

@@ -1,4 +1,9 @@
-"""The official replay files, read where the project keeps them (``../shared``, never copied in)."""
+"""The official replay files, read where the project keeps them (``../shared``, never copied in).
+
+Without them the tests that read them cannot run: on a developer's machine they skip, saying so;
+under CI (``CI`` set) they fail, because CI always has ``../shared`` beside the clone, and a
+silent skip there would pass the official-replay tests without running them.
+"""
 import os
 from pathlib import Path
 
@@ -11,8 +16,14 @@ LATEST = "2021-01-23_replay_0efd521c.json"
 SUPERSEDED = "2021-01-16_replay_a94d36cd.json"
 
 
-def official_file(name):
-    path = REPLAYS / name
+def official_file(name, folder=None):
+    path = (folder or REPLAYS) / name
     if not path.is_file():
-        pytest.skip(f"the official replays are not at {REPLAYS} (set AQUAWAR_SHARED to the shared folder)")
+        missing = (
+            f"the official replay {name} is not at {path.parent}: the shared folder (../shared beside the "
+            "clone, or AQUAWAR_SHARED) holds them"
+        )
+        if os.environ.get("CI"):
+            pytest.fail(f"{missing}, and CI must run the official-replay tests, not skip them", pytrace=False)
+        pytest.skip(f"NOT RUN: {missing}")
     return path.read_bytes()

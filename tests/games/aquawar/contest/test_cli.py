@@ -4,8 +4,8 @@ import sys
 
 import pytest
 
-from game import apitokens
 from game.models import Match
+from game.programs import tokens
 from tests.browser.conftest import live_server_url  # noqa: F401 (the live daphne server fixture)
 
 from .harness import SDK_PROGRAM
@@ -19,7 +19,7 @@ def bridge(url, token, *arguments):
 
 
 def test_it_plays_a_built_in_level_over_a_real_socket(live_server_url, host):  # noqa: F811
-    token = apitokens.create(host, "bridge")[1]
+    token = tokens.create(host, "bridge")[1]
     run = bridge(live_server_url, token, "--vs", "random", "--", sys.executable, str(SDK_PROGRAM), "--chatter", "3000")
     match = Match.objects.get()
     assert (match.status, match.end_reason) == ("finished", "rounds")

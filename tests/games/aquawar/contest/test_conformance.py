@@ -15,7 +15,7 @@ a seat more than the rules let it know:
 """
 import json
 
-from game.engine import new_match, project, view
+from game.games.aquawar.engine import new_match, project, view
 from game.games.aquawar.contest import official
 from game.games.aquawar.contest.actioninfo import action_info
 

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from game.engine.record import RecordError, replay
 from game.games.aquawar.contest import official
-from game.games.aquawar.contest.notes import describe
+from game.games.aquawar.engine.record import RecordError, replay
+from game.games.aquawar.source import describe
 
 from .official_files import LATEST, official_file
 

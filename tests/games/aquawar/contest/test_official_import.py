@@ -4,6 +4,7 @@ import json
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from game.games.aquawar.source import OFFICIAL_REPLAY
 from game.models import Match, MatchEvent
 from tests.history.helpers import embedded
 
@@ -46,12 +47,15 @@ def test_the_latest_official_file_imports_and_its_replay_shows_the_files_hp_afte
     match = Match.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/match/{match.pk}/summary/"
     assert (match.imported, match.status, match.winner, match.end_reason) == (True, "finished", 0, "rounds")
-    assert match.player_names == ["Saiblo AI 0", "Saiblo AI 1"] and match.turn_limit == 63
-    assert [note["code"] for note in match.official_notes] == ["turn_limit", "third_round"]
+    assert match.player_names == ["Saiblo AI 0", "Saiblo AI 1"] and match.setup["turn_limit"] == 63
+    assert match.source["kind"] == OFFICIAL_REPLAY
+    assert [note["code"] for note in match.source["notes"]] == ["turn_limit", "third_round"]
 
     file_frames = [frame for frame in json.loads(data) if frame]
     operations = [i for i, frame in enumerate(file_frames) if frame.get("operation")]
     page = outsider_client.get(f"/match/{match.pk}/replay/?as=all")
+    # The first page after the import says what was imported.
+    assert "Imported as an unranked match: official replay." in page.content.decode()
     steps = embedded(page, "replay-data")["frames"]
     shown = replay_hp(steps)
     # One replay step per operation of rounds 1 and 2; round 3 (played at 2-0) is not in the match.
@@ -69,7 +73,13 @@ def test_the_latest_official_file_imports_and_its_replay_shows_the_files_hp_afte
     assert "Step 245, round 2: the official program ended the round after 63 turns" in summary
     assert "Step 247: the official program went on to play round 3" in summary
     assert "official replay" in page.content.decode()
+    assert "Step 245, round 2: the official program ended the round after 63 turns" in page.content.decode()
     assert "official replay" in outsider_client.get("/history/").content.decode()
+
+
+def test_the_import_page_says_it_reads_official_replays(outsider_client):
+    page = outsider_client.get("/records/import/").content.decode()
+    assert "An official replay file of the 2021 Saiblo contest" in page and "at most 2 MB" in page
 
 
 def test_an_imported_official_replay_exports_and_imports_back_identically(outsider_client):
@@ -80,14 +90,25 @@ def test_an_imported_official_replay_exports_and_imports_back_identically(outsid
     response = upload(outsider_client, json.dumps(record).encode())
     second = Match.objects.exclude(pk=first.pk).get()
     assert response.status_code == 302
-    assert (second.dodges, second.turn_limit, second.state) == (first.dodges, first.turn_limit, first.state)
+    assert (second.setup, second.state) == (first.setup, first.state)
 
     def events(match):
         return list(MatchEvent.objects.filter(match=match).order_by("version").values_list("events", flat=True))
 
     assert events(second) == events(first)
     # The export is an ordinary record: the official program's departures belong to the file it came from.
-    assert second.official_notes is None
+    assert second.source is None
+
+
+def test_a_record_with_a_dodge_no_roll_uses_is_refused(outsider_client):
+    upload(outsider_client, official_file(LATEST))
+    first = Match.objects.get()
+    record = json.loads(outsider_client.get(f"/match/{first.pk}/record.json").content)
+    record["dodges"].append(False)
+    response = upload(outsider_client, json.dumps(record).encode())
+    assert response.status_code == 400
+    assert "1 recorded dodge outcome(s) left over after the last command" in response.content.decode()
+    assert Match.objects.count() == 1
 
 
 def test_a_superseded_rules_file_is_refused_with_the_reason(outsider_client):

@@ -1,0 +1,71 @@
+"""How the site draws Aquawar (``game.games.base.Presentation``): the match page's board, forms and
+status, the log, the summary with its HP charts, the replay viewer's data, the deduction aid, and
+what an official replay of the 2021 contest is labelled."""
+from django.utils.translation import gettext_lazy as _
+
+from ..base import Presentation
+from . import history, presenter, source
+from .aid import deduction_aid
+from .engine import view
+from .forms import form_command
+from .log import MATCH_END_REASONS, LogBook
+from .texts import image as fish_image
+from .texts import name as species_name
+
+
+class AquawarWeb(Presentation):
+    templates = {
+        "status": "aquawar/_status.html",
+        "board": "aquawar/_board.html",
+        "controls": "aquawar/_controls.html",
+        "summary": "aquawar/_summary.html",
+        "replay": "aquawar/_replay.html",
+        "source": "aquawar/_source.html",
+    }
+    match_static = {"css": ("aquawar/aquawar.css",), "js": ("aquawar/pick.js",)}
+    history_static = {"css": ("aquawar/aquawar.css",)}
+    replay_script = "aquawar/replay.js"
+    player_views = (("aid/", "aid", deduction_aid),)
+    summary_link = _("Summary and HP chart")
+
+    blurb = _("Best of three rounds.")
+    import_note = _(
+        "An official replay file of the 2021 Saiblo contest (the JSON its program wrote for each game) is "
+        "imported the same way: it is played again here by the rules, with its dodges as they fell, and the "
+        "summary says where the official program departed from the rules. Files of builds from before the "
+        "final rules are refused, with the reason."
+    )
+
+    def page_context(self, payload, marks, seats):
+        return presenter.page_context(payload, marks, seats)
+
+    def log_book(self, audience, players):
+        return LogBook(audience, players)
+
+    def form_command(self, frame):
+        return form_command(frame)
+
+    def refusal_text(self, code):
+        return presenter.REFUSALS.get(code)
+
+    def end_reason(self, reason):
+        return MATCH_END_REASONS.get(reason, reason)
+
+    def history_facts(self, state):
+        return {"score": state.score, "turns": sum(r["turns"] for r in state.rounds)}
+
+    def summary(self, state, names, commands, plot):
+        charts = [plot(series, history.FULL_HP) for series in history.hp_series(commands)]
+        return {"rounds": history.round_rows(view(state, "all"), names, charts)}
+
+    def describe_source(self, origin, names):
+        return source.describe_source(origin, names)
+
+    def replay_data(self, frames, audience):
+        species = history.named_species(frames)
+        data = {
+            "species": {s: {"name": str(species_name(s)), "image": fish_image(s)} for s in species},
+            "hidden_image": fish_image("hidden"),
+            "dead_image": fish_image("dead"),
+        }
+        return {"data": data, "rounds": range(1, frames[-1]["view"]["round"] + 1)}

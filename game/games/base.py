@@ -1,0 +1,297 @@
+"""The interface between the platform and a game: everything the platform may ask of one.
+
+The platform (services, the sockets, clocks, the bot runner, history, replays, records, the lobby)
+never imports a game's engine: it asks the registry (``game.games.get(name)``) for the game's
+``Game`` object and calls the members below. A game subclasses ``Game`` and ``Presentation`` in its
+own package (``game/games/<name>/``); docs/games.md says how, and ``tests/conformance`` checks it.
+
+Terms used throughout:
+
+- **seat**: 0 (the host) or 1 (the guest). The platform seats exactly two players.
+- **audience**: a seat, ``"spectator"``, or ``"all"`` (everything; only once the match is over).
+- **state**: the game's own object for a match in progress. The platform only passes it back to
+  the game, and stores ``dump(state)`` (JSON) on the match row.
+- **command**: a JSON object (a dict) a player sends; the game decides what it means.
+- **events**: what one command did, as a list of JSON objects in the game's full (unredacted) form.
+  The platform stores them and sends each audience ``project(events, audience)``.
+
+Every method is deterministic: the same state and arguments give the same answer and the same
+events, so a stored seed plus the stored commands rebuild every state (replays, records, imports).
+"""
+from typing import NamedTuple
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or replayed. ``code`` is stable (for programs and tests),
+    ``message`` is English; ``command_index`` is the 0-based index of the command at fault, or
+    None when the problem is not about one command."""
+
+    def __init__(self, code, message, command_index=None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.command_index = command_index
+
+
+class BadForm(ValueError):
+    """A browser form (``Presentation.form_command``) that stands for no command; ``message`` says
+    what to fill in. The socket answers it as a ``bad_field`` error and changes nothing."""
+
+    def __init__(self, message):
+        super().__init__(message)
+        self.message = message
+
+
+class Record(NamedTuple):
+    """A match record read by ``Game.read_record``: enough to play the match again."""
+
+    seed: int
+    commands: tuple  # ((seat, command), ...), commands in the engine's form
+    first_mover: object = None  # the override ``new_match`` takes, or None (drawn from the seed)
+    players: tuple = None  # the two players' names, or None
+    forfeit: tuple = None  # (seat, reason): after the commands, that seat lost the match
+    # How the match starts beyond the seed and the first mover (JSON the game defines, given back
+    # to ``new_match``; Aquawar: an official replay's recorded dodges and round length), or None.
+    setup: object = None
+    # What the file was when it was not one of the game's records (JSON the game defines and its
+    # ``Presentation.describe_source`` words; Aquawar: an official replay of the 2021 contest, with
+    # where its program departed from the rules), or None.
+    source: object = None
+
+
+class Game:
+    """One game, as the platform sees it. Subclass it; every member below must be provided."""
+
+    #: The registry key, stored in ``Match.game``: lower-case letters, at most 32 characters.
+    name = None
+    #: The name people read (a lazily translated string).
+    title = None
+    #: The engine's refusal: an exception class whose instances carry ``code`` (a stable
+    #: identifier, e.g. "not_your_turn") and ``message`` (English, for programs).
+    IllegalCommand = Exception
+    #: The ``format`` field of this game's records, e.g. "aquawar-record/1".
+    record_format = None
+    #: The time controls a person may choose when creating a match: seconds per clock unit
+    #: (``clock_counts``), 0 for none. The first is the default.
+    time_controls = (0,)
+    #: What one clock period covers: "decision" (each command gets the full time) or "turn" (all
+    #: commands of one turn share one period; see ``restarts_clock``).
+    clock_counts = "decision"
+    #: The refusal of a time control not in ``time_controls`` (lazily translated).
+    bad_time_control = None
+    #: The refusal of a host's cancel once ``in_setup`` is over (lazily translated).
+    too_late_to_cancel = None
+    #: Built-in opponents: level -> label (lazily translated), weakest first. There is always a
+    #: "random" level (a uniformly random legal command): the runner falls back to it when another
+    #: level's command is refused, so that a person's match never stalls.
+    levels = {}
+    #: The level the lobby's form suggests.
+    default_level = None
+    #: The web presentation (a ``Presentation``); Django-side, so it may use templates.
+    web = None
+
+    # --- Rules. Each must be deterministic and must not keep state of its own between calls.
+
+    def new_match(self, seed, first_mover=None, setup=None):
+        """A new match's state. All randomness of the match comes from ``seed`` (a signed 63-bit
+        integer). ``first_mover`` (a seat) overrides the seeded choice of who opens, for rematches
+        and records that name it; None lets the seed decide. ``setup`` is an imported record's
+        ``Record.setup`` (stored as ``Match.setup``), None for every match played here."""
+        raise NotImplementedError
+
+    def apply(self, state, seat, command):
+        """Apply ``seat``'s ``command``; return ``(state after it, events)``. It may change ``state``
+        in place (the platform goes on with the state returned).
+
+        Raise ``IllegalCommand`` for anything that is not a legal command for this seat now — any
+        JSON at all may arrive here — and then leave ``state`` exactly as it was."""
+        raise NotImplementedError
+
+    def resign(self, state, seat, reason):
+        """``seat`` loses the match at once; return ``(state, events)`` (in place). ``reason`` is
+        "resign", "timeout" (a clock ran out), "illegal" (a program broke the rules) or "abandon".
+        Raise ``IllegalCommand`` if the match is already over."""
+        raise NotImplementedError
+
+    def legal_commands(self, state, seat):
+        """Every command ``seat`` may send now (a list; empty when it owes none). Each one must be
+        accepted by ``apply``. The built-in opponents and the conformance tests choose from it."""
+        raise NotImplementedError
+
+    def to_move(self, state):
+        """The seats that owe a command now, as a tuple: one seat, both (a simultaneous phase, such
+        as picking teams blind), or none once the match is over. Clocks and the runner follow it."""
+        raise NotImplementedError
+
+    def outcome(self, state):
+        """None while the match goes on; once it is over, ``(winner seat, reason)``."""
+        raise NotImplementedError
+
+    def first_mover(self, state):
+        """The seat that opened the match (a rematch hands the opening to the other seat)."""
+        raise NotImplementedError
+
+    def in_setup(self, state):
+        """True while nothing either player did has been shown to the other (say, before both teams
+        are in): the host may still call the match off instead of resigning."""
+        raise NotImplementedError
+
+    def blind(self, command):
+        """True for a command made without seeing the other side's (a blind pick): it stays valid
+        when the other side moved meanwhile, so the platform does not refuse it as stale."""
+        raise NotImplementedError
+
+    def dump(self, state):
+        """``state`` as JSON (dicts, lists, strings, numbers); ``load(dump(s))`` equals ``s``."""
+        raise NotImplementedError
+
+    def load(self, data):
+        """The state ``dump`` wrote."""
+        raise NotImplementedError
+
+    # --- What each audience may see. The only way a state or an event leaves the server.
+
+    def view(self, state, audience):
+        """The state as ``audience`` may know it, as JSON. It must hold nothing the audience may
+        not know (not even in a field that a page would not show), and once the match is over
+        the "all" view may hold everything."""
+        raise NotImplementedError
+
+    def project(self, events, audience):
+        """``events`` as ``audience`` may see them: each whole, redacted, or left out. For a
+        stored command, ``view(old state) + project(its events)`` is what the audience learns;
+        the conformance kit checks that replaying them gives the fresh view."""
+        raise NotImplementedError
+
+    def choices(self, state, seat):
+        """What ``seat`` may do now, as fields of the ``state``/``snapshot`` frame (for Aquawar
+        ``{"legal": [...], "pick": {...} or None}``). ``seat`` None (a spectator, or anyone while
+        the match is not being played; ``state`` may then be None): the same fields, empty. Only
+        the seat's own options: nothing here may hint at the other side's hidden choices."""
+        raise NotImplementedError
+
+    # --- Clocks
+
+    def restarts_clock(self, command):
+        """Whether a seat that still owes a decision after its own ``command`` gets a fresh clock
+        period. Per decision: always. Per turn: only for a command that starts a new period."""
+        raise NotImplementedError
+
+    def program_seconds(self, state):
+        """The contest's allowance for a program (a seat played over the bot socket) for what it
+        owes now, in seconds (``state`` None: the default, told in the bot socket's welcome).
+        ``settings.BOT_MOVE_SECONDS``, when set, overrides it for every game."""
+        raise NotImplementedError
+
+    # --- Built-in opponents
+
+    def choose(self, level, view, events, legal, seat, rng, **options):
+        """A built-in opponent's command for ``seat``. It receives exactly what that player may
+        know: ``view(state, seat)``, ``project(every event so far, seat)`` and
+        ``legal_commands(state, seat)``; ``rng`` (a ``random.Random``) is its only randomness.
+        ``options`` tune a level (``settings.BOT_LEVEL_OPTIONS``)."""
+        raise NotImplementedError
+
+    # --- Records
+
+    def make_record(self, seed, commands, *, first_mover=None, players=None, forfeit=None, setup=None):
+        """The record of a match as a JSON object: ``commands`` are ``(seat, command)`` pairs in
+        order, ``forfeit`` ``(seat, reason)`` or None, ``first_mover`` the seat that opened,
+        ``setup`` the match's ``Match.setup``. ``read_record`` reads it back with the same setup."""
+        raise NotImplementedError
+
+    def read_record(self, data):
+        """A ``Record`` from a record file's bytes (or its decoded JSON), or from another file of
+        the game that ``claims_upload`` (then with ``source`` set); ``RecordError`` if its shape is
+        wrong. Whether its commands are legal is found by playing them (from ``new_match(seed,
+        first_mover, setup)``)."""
+        raise NotImplementedError
+
+    def claims_upload(self, data):
+        """Whether ``data`` (an uploaded file's bytes, which name no record format) is a file of
+        this game other than its records, which ``read_record`` reads too (Aquawar: an official
+        replay of the 2021 contest). False for anything else; a game with no such files always
+        answers False."""
+        raise NotImplementedError
+
+
+class Presentation:
+    """How the site draws a game. The match page, the browser socket's fragments, the history and
+    the replays call these; everything they get was projected for the viewer first."""
+
+    #: Templates of the game's parts of the match page, each a fragment with a fixed id that the
+    #: browser socket swaps out of band: "status" (``#match-status``: extends "game/_status.html"
+    #: and fills its blocks), "board" (``#match-board``), "controls" (``#match-controls``, whose
+    #: forms send ``form`` frames with ``ws-send``); and of the history pages: "summary" (the
+    #: summary page's body), "replay" (what the replay script needs besides its data), "source"
+    #: (on the summary and replay pages of a match imported from a ``Record.source``, given the
+    #: ``describe_source`` of it as ``source``).
+    templates = {}
+    #: Static files (paths for ``{% static %}``) the match page loads after the platform's own:
+    #: {"css": [...], "js": [...]}; the ones the summary and replay pages load: {"css": [...]}; and
+    #: the replay viewer's script, which draws the frames of ``replay_data``.
+    match_static = {"css": (), "js": ()}
+    history_static = {"css": ()}
+    replay_script = None
+    #: A line on the invitation page: what a match of this game is (lazily translated).
+    blurb = None
+    #: The match page's link to the summary (lazily translated).
+    summary_link = None
+    #: A line on the import page saying which files other than its records the game reads
+    #: (``claims_upload``), lazily translated; "" for none.
+    import_note = None
+
+    def page_context(self, payload, marks, seats):
+        """Template context of the board, controls and status from a ``state`` frame's body
+        (``payload``: view, choices, players, clock …), the newest log line's ``marks`` and, per
+        seat, ``{"label": the player's name as the viewer reads it, "clock": its running clock or
+        None}`` (drawn with "game/_clock.html")."""
+        raise NotImplementedError
+
+    def log_book(self, audience, players):
+        """A reader of projected events that writes the log (``entries(versions)`` → lines of
+        ``{"version", "text", "kind", "images"}``, ``describe(event)`` → text or None, and
+        ``marks`` for the board); it must name nothing its events did not name."""
+        raise NotImplementedError
+
+    def form_command(self, frame):
+        """The command a browser form (flat string fields) stands for; ``BadForm`` if none."""
+        raise NotImplementedError
+
+    def refusal_text(self, code):
+        """A person's wording of the engine's refusal ``code`` (translated), or None."""
+        raise NotImplementedError
+
+    def end_reason(self, reason):
+        """How a match's end ``reason`` reads ("two rounds won", "resignation" …)."""
+        raise NotImplementedError
+
+    def history_facts(self, state):
+        """What the history list shows of a finished match: ``{"score": (a, b), "turns": n}``."""
+        raise NotImplementedError
+
+    def summary(self, state, names, commands, plot):
+        """The summary page's context for the "summary" template, from the final state, the two
+        names, and ``commands``: ``[(version, seat, command, events)]`` replayed from the seed. ``plot(series, top)`` turns ``[(x, value of seat 0, value of seat 1)]`` into the
+        coordinates of the platform's line chart."""
+        raise NotImplementedError
+
+    def describe_source(self, source, names):
+        """How the pages name a match imported from a ``Record.source`` (``Match.source``), for
+        ``templates["source"]``: a dict whose ``"label"`` (short, lower-case) the history list, the
+        summary and the replay show where they show "imported", with whatever else the template
+        reads; ``names`` are the two players'."""
+        raise NotImplementedError
+
+    def replay_data(self, frames, audience):
+        """The replay viewer's data from its frames (``{"version", "view", "events", "lines"}``):
+        ``{"data": JSON for its script, "rounds": what the jump list offers}``. Only what the
+        frames name may appear in it."""
+        raise NotImplementedError
+
+    #: Extra views on a match for its players: [(path suffix, URL name, view)], routed as
+    #: ``match/<id>/<suffix>`` in the "game" namespace; each view is called as
+    #: ``view(request, match, seat, projected)`` once the platform has checked that the user plays
+    #: the match, where ``projected()`` returns every event so far as that seat may see it.
+    player_views = ()
+

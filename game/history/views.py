@@ -1,0 +1,156 @@
+"""Finished matches: the history lists and a match's summary (its game's: for Aquawar the rounds,
+teams and HP charts).
+
+Only finished matches appear here, and a finished match hides nothing any more (its audience is
+``"all"``), so these pages may show everything. A live match is never listed and has no summary.
+"""
+from django import forms
+from django.contrib.auth import get_user_model
+from django.core.paginator import Paginator
+from django.db.models import Q
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_safe
+
+from .. import games
+from ..access import may_watch
+from ..live import frames
+from ..models import Match
+from .charts import plot
+from .replays import steps
+
+PAGE_SIZE = 20
+
+
+class HistoryFilter(forms.Form):
+    # Only characters a username may hold: anything else names nobody (and NUL would upset PostgreSQL).
+    player = forms.RegexField(label=gettext_lazy("Player"), regex=r"^[\w.@+-]+\Z", required=False, max_length=150)
+    result = forms.ChoiceField(
+        label=gettext_lazy("Result"),
+        required=False,
+        choices=[("any", gettext_lazy("Any")), ("won", gettext_lazy("Won")), ("lost", gettext_lazy("Lost"))],
+    )
+
+
+def finished_matches(viewer):
+    """Finished matches ``viewer`` may see: public ones, and private ones they played in."""
+    visible = Q(private=False)
+    if viewer.is_authenticated:
+        visible |= Q(host=viewer) | Q(guest=viewer)
+    return Match.objects.filter(visible, status=Match.Status.FINISHED).select_related("host", "guest")
+
+
+def won_by(player):
+    return Q(host=player, winner=0) | Q(guest=player, winner=1)
+
+
+def lost_by(player):
+    return Q(host=player, winner=1) | Q(guest=player, winner=0)
+
+
+def history_row(match, player):
+    """What a history table shows of one finished match, from ``player``'s side when one is chosen."""
+    game = games.get(match.game)
+    facts = game.web.history_facts(game.load(match.state))
+    names = frames.players(match)
+    accounts = [None, None] if match.imported else [match.host, match.guest]
+    row = {
+        "match": match,
+        "game": game.title,
+        "sides": [{"name": name, "account": account} for name, account in zip(names, accounts)],
+        "winner": names[match.winner] if match.winner is not None else None,
+        "score": facts["score"],
+        "turns": facts["turns"],
+        "reason": game.web.end_reason(match.end_reason),
+        "source": source(match, names),
+    }
+    seat = match.seat_of(player) if player else None
+    if seat is not None:
+        row["result"] = "won" if match.winner == seat else "lost"
+        row["opponent"] = row["sides"][1 - seat]
+    return row
+
+
+def history_page(request, owner=None):
+    """``owner``: the player a /users/<name>/history/ path names; otherwise ``?player=`` may pick one."""
+    player = owner
+    form = HistoryFilter(request.GET)
+    # A bad value drops out of cleaned_data on its own; the other filters still apply.
+    form.is_valid()
+    matches = finished_matches(request.user)
+    result = form.cleaned_data.get("result")
+    name = form.cleaned_data.get("player")
+    if player is None and name:
+        player = get_user_model().objects.filter(username=name).first()
+        if player is None:
+            matches = matches.none()
+    if player is not None:
+        matches = matches.filter(Q(host=player) | Q(guest=player))
+        if result == "won":
+            matches = matches.filter(won_by(player))
+        elif result == "lost":
+            matches = matches.filter(lost_by(player))
+    page = Paginator(matches.order_by("-finished", "-pk"), PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {
+        "form": form,
+        "owner": owner,
+        "player": player,
+        "page": page,
+        "rows": [history_row(match, player) for match in page],
+        "query": query.urlencode(),
+    }
+    return render(request, "history/list.html", context)
+
+
+@require_safe
+def history(request):
+    return history_page(request)
+
+
+@require_safe
+def user_history(request, username):
+    return history_page(request, get_object_or_404(get_user_model(), username=username))
+
+
+def finished_match(request, match_id):
+    """The finished match ``match_id`` if the viewer may watch it; 404 for anything else."""
+    match = frames.load_match(match_id)
+    if match is None or not may_watch(match, request.user, request.GET.get("invite")):
+        raise Http404
+    if match.status != Match.Status.FINISHED:
+        raise Http404
+    return match
+
+
+def source(match, names):
+    """How the match's game names the file it was imported from (``Presentation.describe_source``),
+    when that was not a record of the game's own; None for any other match."""
+    if match.source is None:
+        return None
+    return match.game_object.web.describe_source(match.source, names)
+
+
+@require_safe
+def summary(request, match_id):
+    match = finished_match(request, match_id)
+    game = games.get(match.game)
+    state = game.load(match.state)
+    names = frames.players(match)
+    commands = [(version, seat, command, events) for version, seat, command, _state, events in steps(match)]
+    context = {
+        "match": match,
+        "names": names,
+        "score": game.web.history_facts(state)["score"],
+        "winner": names[match.winner],
+        "reason": game.web.end_reason(match.end_reason),
+        "source": source(match, names),
+        "invite": request.GET.get("invite") if match.private else None,
+        "title": _("Match %(id)s: summary") % {"id": match.pk},
+        "parts": game.web.templates,
+        **game.web.summary(state, names, commands, plot),
+    }
+    return render(request, "history/summary.html", context)

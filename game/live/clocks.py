@@ -1,0 +1,89 @@
+"""Move clocks, kept in the database so they survive a restart.
+
+A seat has one of two clocks. A person's runs under the match's time control (``Match.move_seconds``)
+and lives on the match row (``Match.deadline_0`` / ``deadline_1``), so every view of the match can
+show it without another query. A machine's lives on its ``BotSeat``: a program's is the contest's
+allowance (``Game.program_seconds``: in Aquawar 3 s), and a built-in bot's is when the sweep takes
+over a move its runner missed. Who owes a move is the game's answer (``Game.to_move``), and whether a
+command starts a new clock period too (``Game.restarts_clock``: per decision or per turn).
+
+``arm`` runs inside the transaction of every change (``game.services``), so a clock and the position
+it belongs to are always committed together. Nothing here imports the services: they import us.
+"""
+from datetime import timedelta
+
+from django.conf import settings
+from django.utils import timezone
+
+from ..programs.models import BotSeat
+from ..models import Match
+
+# A built-in bot moves as soon as the change that made it due commits; only if that was lost (a
+# restart) does the sweep take over, this long after the move fell due.
+DEFAULT_TAKEOVER_SECONDS = 10.0
+
+
+def program_seconds(game, state):
+    """A program's allowance for what it owes in ``state``: the game's contest rule, unless
+    ``settings.BOT_MOVE_SECONDS`` says otherwise (tests, benchmarks)."""
+    override = getattr(settings, "BOT_MOVE_SECONDS", None)
+    return float(game.program_seconds(state) if override is None else override)
+
+
+def takeover_seconds():
+    return float(getattr(settings, "BOT_TAKEOVER_SECONDS", DEFAULT_TAKEOVER_SECONDS))
+
+
+def next_deadline(deadline, seat, due, actor, now, seconds, restart=True):
+    """A seat's clock after a change by ``actor``, given its clock before (``deadline``).
+
+    It starts when the seat falls due, and starts afresh after a command of its own that restarts
+    it (``restart``: in Aquawar every pick, assertion and action gets the full time; where a clock
+    counts a whole turn, the commands within a turn share one period). The other side's move does
+    not restart it: that is not a decision of this seat. ``seconds`` None: the seat has no clock.
+    """
+    if seconds is None or seat not in due:
+        return None
+    if deadline is None or (seat == actor and restart):
+        return now + timedelta(seconds=seconds)
+    return deadline
+
+
+def arm(match, game, state, actor=None, restart=True):
+    """Set or clear every clock of ``match`` after a change by ``actor``.
+
+    ``match`` is the row as it was before the change (its deadlines are the clocks that ran until
+    now); ``state`` is the ``game``'s state after it (None: the match is not being played). True if
+    the bot runner has anything to do with the match: it has a bot seat, or a person's clock is
+    running.
+    """
+    bot_seats = list(BotSeat.objects.filter(match_id=match.pk))
+    due = game.to_move(state) if state is not None else ()
+    now = timezone.now()
+    for bot_seat in bot_seats:
+        if bot_seat.seat not in due:
+            allowance = None
+        else:
+            allowance = program_seconds(game, state) if bot_seat.is_program else takeover_seconds()
+        deadline = next_deadline(bot_seat.deadline, bot_seat.seat, due, actor, now, allowance, restart)
+        if deadline != bot_seat.deadline:
+            BotSeat.objects.filter(pk=bot_seat.pk).update(deadline=deadline)
+    machines = {bot_seat.seat for bot_seat in bot_seats}
+    people = []
+    for seat, before in enumerate(match.deadlines):
+        timed = match.move_seconds and seat not in machines
+        seconds = match.move_seconds if timed else None
+        people.append(next_deadline(before, seat, due, actor, now, seconds, restart))
+    if people != match.deadlines:
+        Match.objects.filter(pk=match.pk).update(deadline_0=people[0], deadline_1=people[1])
+    return bool(bot_seats) or any(people)
+
+
+def overdue_seats(match, now=None):
+    """[(deadline, seat)] of every seat whose clock has run out, earliest first: people's and
+    programs' (a built-in bot's is never held against it). Call it under the match lock."""
+    now = now or timezone.now()
+    overdue = [(deadline, seat) for seat, deadline in enumerate(match.deadlines) if deadline and deadline <= now]
+    programs = BotSeat.objects.filter(match_id=match.pk, level=BotSeat.PROGRAM, deadline__lte=now)
+    overdue += programs.values_list("deadline", "seat")
+    return sorted(overdue)

@@ -1,0 +1,407 @@
+"""The match socket: ``/ws/match/<id>/``. Thin: check the frame, call a service, send views.
+
+Two dialects share one consumer. JSON clients (programs, tests) speak the protocol of
+docs/protocol.md. Browser sockets (``?ui=html``) get the same information as htmx fragments
+swapped out of band, and send their forms with htmx's ``ws-send``.
+
+A socket only ever learns of a change through the doorbell (``match.changed``) and then reads the
+versions it missed from the database, so a lost doorbell delays an update but never skips one.
+The sockets of one process share those reads and the views made from them (game/fanout.py), and
+each socket makes one database call per doorbell, not one per thing it needs. A doorbell lost for
+good (a Redis restart forgets every group) is made up for by game/recheck.py.
+"""
+import asyncio
+import json
+import secrets
+from urllib.parse import parse_qs
+
+from channels.consumer import get_handler_name
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation.trans_real import parse_accept_lang_header
+
+from aquawar_site.security import scope_address
+
+from .. import games, rematch, services
+from ..access import may_watch
+from ..models import Match
+from ..services import ServiceError, match_group
+from . import fanout, frames, presence, presenter, recheck
+from .protocol import ProtocolError, parse
+from .ratelimit import FrameRate
+
+
+def page_language(scope):
+    """The language the page was rendered in, for the fragments: chosen as LocaleMiddleware chose it
+    for the page, from the language cookie, else the browser's Accept-Language, else the default."""
+    headers = dict(scope.get("headers", []))
+    accepted = parse_accept_lang_header(headers.get(b"accept-language", b"").decode("latin-1"))
+    wanted = [scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME)] + [code for code, _q in accepted]
+    for code in wanted:
+        if code and code != "*":
+            try:
+                return translation.get_supported_language_variant(code)
+            except LookupError:
+                continue
+    return settings.LANGUAGE_CODE
+
+
+def sent_key(match, seat):
+    """What a socket last brought its viewer up to; an unchanged key means nothing new to send."""
+    return (match.version, match.status, seat, match.rematch_status)
+
+
+def presence_fields(counts):
+    spectators, players = counts
+    return {"spectators": spectators, "connected": players}
+
+
+class MatchConsumer(AsyncWebsocketConsumer):
+    async def dispatch(self, message):
+        """Channels' dispatch, less its ``aclose_old_connections()``: that is one more call on the
+        process's database thread for every message (each doorbell, each frame), queued behind the
+        other sockets' database work, while every database call here goes through
+        ``database_sync_to_async``, which closes old connections before and after it anyway.
+        A channel layer that fails under a handler (Redis is down) closes the socket, to be retried."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        try:
+            await handler(message)
+        except recheck.LAYER_DOWN:
+            await recheck.close_to_retry(self, message)
+
+    async def connect(self):
+        self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        self.html = query.get("ui") == ["html"]
+        self.invite = (query.get("invite") or [None])[0]
+        self.user = self.scope.get("user")
+        self.language = page_language(self.scope)
+        self.joined = False
+        # The seat this socket's presence row is registered under (None: a spectator); see register().
+        self.present = False
+        self.seat = None
+        self.heartbeat_task = None
+        self.rate = FrameRate(*settings.MATCH_SOCKET_RATE)
+        # A hello costs the whole match (a page render for a browser socket) and a socket that
+        # listens is sent every change anyway: more than a few are no use to anyone.
+        self.hello_rate = FrameRate(*settings.MATCH_HELLO_RATE, what="hello frames")
+        self.address = scope_address(self.scope) or ""
+        # The last version this socket was brought up to; None until a JSON client says hello.
+        self.version = None
+        self.last_sent = None
+        self.log_book = None
+        self.seed = None
+        # The match's game (``game.games``): its forms, its board and its wording of refusals.
+        self.game = None
+        self.recount = False
+        await self.accept()
+        match, crowded = await database_sync_to_async(self.admit)()
+        if match is None:
+            # The same answer for "no such match" and "private": ids are guessable, matches are not.
+            await self.send_error("no_match", "There is no such match.")
+            await self.close(code=4404)
+            return
+        self.seed = match.seed
+        self.game = games.get(match.game)
+        if crowded:
+            await self.send_error("too_many_sockets", crowded)
+            await self.close(code=4429)
+            return
+        await self.channel_layer.group_add(match_group(self.match_id), self.channel_name)
+        self.joined = True
+        recheck.watch(self)
+        await self.register(match.seat_of(self.user))
+        self.heartbeat_task = asyncio.create_task(self.heartbeat())
+        if self.html:
+            # Read again now that the doorbell can reach us: a change committed between the first
+            # read and joining the group would otherwise go unseen until the next one.
+            await self.hello(None)
+
+    async def disconnect(self, code):
+        if not self.joined:
+            return
+        recheck.forget(self)
+        if self.heartbeat_task:
+            self.heartbeat_task.cancel()
+        await recheck.leave_group(self.channel_layer, match_group(self.match_id), self.channel_name)
+        if await database_sync_to_async(self.depart)():
+            await self.ring_presence()
+
+    def admit(self):
+        """(match, crowded): the match if this socket may watch it, else None; crowded: why not,
+        if the account or the client address has too many match sockets open already."""
+        match = fanout.read_match(self.match_id)
+        if match is None or not may_watch(match, self.user, self.invite):
+            return None, None
+        limit = settings.MAX_SOCKETS_PER_USER
+        if getattr(self.user, "is_authenticated", False) and presence.sockets_of(self.user.pk) >= limit:
+            return match, f"You have {limit} match sockets open already: close some tabs first."
+        limit = settings.MAX_SOCKETS_PER_ADDRESS
+        if presence.sockets_from(self.address) >= limit:
+            return match, f"Your address has {limit} match sockets open already: close some tabs first."
+        return match, None
+
+    def depart(self):
+        """Remove this socket's presence row; True if that is news for the others."""
+        presence.leave(self.channel_name)
+        # A player's other sockets (tabs) still count: only the seat's last one leaving is news.
+        return self.seat is None or not presence.players(self.match_id)[self.seat]
+
+    async def register(self, seat):
+        """Record (or re-record, after a watcher took a seat) this socket's presence row."""
+        if await database_sync_to_async(self.arrive)(seat):
+            await self.ring_presence(origin=self.channel_name)
+
+    def arrive(self, seat):
+        """Write this socket's presence row under ``seat``; True if that is news for the others."""
+        was_connected = seat is not None and presence.players(self.match_id)[seat]
+        self.seat, self.present = seat, True
+        user = self.user if getattr(self.user, "is_authenticated", False) else None
+        presence.arrive(self.channel_name, self.match_id, seat, user, self.address)
+        return not was_connected
+
+    async def ring_presence(self, origin=None):
+        """``origin``: the arriving socket, which needs no news of itself (its state tells it).
+        ``ring`` names this ring, so the sockets of a process count once for it (game/fanout.py)."""
+        await self.channel_layer.group_send(
+            match_group(self.match_id), {"type": "presence.changed", "origin": origin, "ring": secrets.token_hex(8)}
+        )
+
+    async def heartbeat(self):
+        # Keeps this socket's row fresh; a process that dies stops doing so (see game/live/presence.py).
+        while True:
+            await asyncio.sleep(presence.HEARTBEAT.total_seconds())
+            await database_sync_to_async(presence.touch)(self.channel_name)
+
+    def is_behind(self, version, status, rematch_status):
+        """Whether the match is past what this socket last sent (game/recheck.py asks)."""
+        if self.last_sent is None:
+            return False
+        sent_version, sent_status, _seat, sent_rematch = self.last_sent
+        return (version, status, rematch_status) != (sent_version, sent_status, sent_rematch)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if self.game is None:
+            return  # no such match: the socket was refused in connect() and is closing
+        if self.rate.refuse():
+            await self.send_error("rate_limited", self.rate.message())
+            return
+        try:
+            frame = parse(text_data, self.match_id, self.game.web.form_command, rematch=True)
+            if frame["type"] == "hello":
+                if self.hello_rate.refuse():
+                    await self.send_error("rate_limited", self.hello_rate.message())
+                    return
+                await self.hello(frame["version"])
+            elif frame["type"] == "rematch":
+                await self.answer_rematch(frame["id"], frame["answer"])
+            elif frame["type"] == "resign":
+                await self.act(frame["id"], services.resign, Match(pk=self.match_id), self.user, frame["id"])
+            else:
+                await self.act(
+                    frame["id"],
+                    services.apply_command,
+                    self.match_id,
+                    self.user,
+                    frame["id"],
+                    frame["version"],
+                    frame["command"],
+                )
+        except ProtocolError as error:
+            await self.send_error(error.code, error.message, error.client_id)
+
+    async def act(self, client_id, service, *args):
+        try:
+            # A refusal is read by the person at the page, in its language; programs get English.
+            with translation.override(self.language if self.html else settings.LANGUAGE_CODE):
+                result = await database_sync_to_async(service)(*args)
+        except ServiceError as error:
+            await self.send_error(error.code, error.message, client_id)
+            return
+        if self.html:
+            await self.send(presenter.render_notice())
+        else:
+            await self.send_json(
+                {"type": "ack", "id": client_id, "version": result.version, "duplicate": result.duplicate}
+            )
+
+    async def answer_rematch(self, client_id, action):
+        try:
+            with translation.override(self.language if self.html else settings.LANGUAGE_CODE):
+                match = await database_sync_to_async(rematch.answer)(self.match_id, self.user, action)
+        except ServiceError as error:
+            await self.send_error(error.code, error.message, client_id)
+            return
+        if self.html:
+            await self.send(presenter.render_notice())
+        else:
+            answer = await database_sync_to_async(rematch.info)(match)
+            await self.send_json({"type": "rematch", "id": client_id, **answer})
+
+    async def hello(self, known):
+        news, frames_out = await database_sync_to_async(self.greet)(known)
+        await self.send_all(frames_out)
+        if news:
+            await self.ring_presence(origin=self.channel_name)
+
+    def greet(self, known):
+        """(presence news, frames) for a hello: the versions since ``known``, else a snapshot."""
+        match = fanout.read_match(self.match_id)
+        if match is None:
+            return False, [self.error_frame("no_match", "There is no such match.")]
+        news = self.take_seat(match)
+        # A new socket never hears its own arrival (see register): its first counts are read now.
+        self.recount = True
+        if self.html:
+            return news, [self.render_full(match)]
+        if frames.can_replay(match, known):
+            self.version = known
+            self.last_sent = None
+            return news, self.catch_up(match)
+        return news, [self.snapshot(match)]
+
+    async def match_changed(self, message):
+        # One database call, and none at all for what another socket of this process has read for
+        # the same ring already (game/fanout.py).
+        news, frames_out = await database_sync_to_async(self.changes)(message.get("ring"))
+        await self.send_all(frames_out)
+        if news:
+            await self.ring_presence(origin=self.channel_name)
+
+    def changes(self, ring):
+        """(presence news, frames) after the doorbell ``ring``: what brings this viewer up to date."""
+        match = fanout.match_after(self.match_id, ring)
+        if match is None:
+            return False, []
+        news = self.take_seat(match)
+        if self.html:
+            html = self.render_update(match)
+            return news, [html] if html else []
+        if self.version is None:
+            return news, []
+        return news, self.catch_up(match)
+
+    def take_seat(self, match):
+        """A watcher who just took the empty seat is a player now: True if so, which is news for the
+        others (one spectator fewer), and this socket's next counts must be read afresh."""
+        seat = match.seat_of(self.user)
+        if self.present and seat != self.seat:
+            self.arrive(seat)
+            self.recount = True
+            return True
+        return False
+
+    def counts(self, match, fresh=False):
+        """The presence counts for a frame: this process's latest, unless this socket is new or just
+        moved (it hears no news of its own arrival), or ``fresh``."""
+        fresh, self.recount = fresh or self.recount, False
+        return fanout.presence(match.pk, match.seed, fresh=fresh)
+
+    async def presence_changed(self, message):
+        if message.get("origin") == self.channel_name:
+            return
+        ring = message.get("ring")
+        if self.html:
+            count, players, status = await database_sync_to_async(self.presence_news)(ring)
+            ctx = {"spectators": count, "opponent": presenter.opponent(self.seat, players, status)}
+            with translation.override(self.language):
+                await self.send(presenter.render_parts(ctx, ("spectators", "opponent")))
+            return
+        # Counted once per ring per process: the other sockets here take the same numbers.
+        counts = fanout.cached_presence(self.match_id, self.seed, ring)
+        if counts is None:
+            counts = await database_sync_to_async(fanout.presence)(self.match_id, self.seed, ring)
+        count, players = counts
+        await self.send_json({"type": "presence", "spectators": count, "players": players})
+
+    def presence_news(self, ring):
+        count, players = fanout.presence(self.match_id, self.seed, ring)
+        match = fanout.match_after(self.match_id)
+        return count, players, match.status if match else None
+
+    def catch_up(self, match):
+        """The frames that bring a JSON viewer from ``self.version`` to ``match`` (none if it is there)."""
+        seat = match.seat_of(self.user)
+        if not frames.can_replay(match, self.version):
+            return [self.snapshot(match)]
+        if sent_key(match, seat) == self.last_sent:
+            return []
+        out = [
+            {"type": "version", "version": version, "events": events}
+            for version, events in fanout.versions(match, seat, self.version)
+        ]
+        self.version = match.version
+        self.last_sent = sent_key(match, seat)
+        state = frames.payload(match, seat, fanout.game_part(match, seat))
+        out.append({"type": "state", **state, **presence_fields(self.counts(match))})
+        return out
+
+    def snapshot(self, match):
+        seat = match.seat_of(self.user)
+        self.version = match.version
+        self.last_sent = sent_key(match, seat)
+        state = frames.payload(match, seat, fanout.game_part(match, seat))
+        return {"type": "snapshot", **state, **presence_fields(self.counts(match, fresh=True))}
+
+    def render_full(self, match):
+        seat = match.seat_of(self.user)
+        spectators, players = self.counts(match, fresh=True)
+        with translation.override(self.language):
+            self.log_book, entries = presenter.full_log(match, seat)
+            ctx = presenter.context(self.game, frames.payload(match, seat), spectators, self.log_book.marks, players)
+            html = presenter.render_parts({**ctx, "invite": self.invite}) + presenter.render_log(entries, append=False)
+        self.version = match.version
+        self.last_sent = sent_key(match, seat)
+        return html
+
+    def render_update(self, match):
+        seat = match.seat_of(self.user)
+        if sent_key(match, seat) == self.last_sent:
+            # Redrawing unchanged forms would wipe what the player has ticked so far.
+            return ""
+        if self.log_book is None or self.log_book.audience != frames.audience_for(match, seat):
+            # The viewer's audience changed (the match ended, or they took a seat): redraw from scratch.
+            return self.render_full(match)
+        if not frames.can_replay(match, self.version):
+            return self.render_full(match)
+        spectators, players = self.counts(match)
+        with translation.override(self.language):
+            entries = self.log_book.entries(fanout.versions(match, seat, self.version))
+            # The page's forms are built from a payload of its own (the cached parts are shared).
+            ctx = presenter.context(self.game, frames.payload(match, seat), spectators, self.log_book.marks, players)
+            # The history links change with the status only (the match went live, say).
+            parts = ("status", "board", "controls") + (("links",) if match.status != self.last_sent[1] else ())
+            html = presenter.render_parts({**ctx, "invite": self.invite}, parts) + presenter.render_log(
+                entries, append=True
+            )
+        self.version = match.version
+        self.last_sent = sent_key(match, seat)
+        return html
+
+    async def send_all(self, frames_out):
+        """Send frames built in a database call: dicts as JSON, strings (HTML) as they are."""
+        for frame in frames_out:
+            if isinstance(frame, str):
+                await self.send(frame)
+            else:
+                await self.send_json(frame)
+
+    def error_frame(self, code, message):
+        if self.html:
+            with translation.override(self.language):
+                return presenter.render_notice(presenter.refusal_text(self.game, code, message))
+        return {"type": "error", "code": code, "message": str(message), "id": None}
+
+    async def send_json(self, content):
+        await self.send(text_data=json.dumps(content, separators=(",", ":")))
+
+    async def send_error(self, code, message, client_id=None):
+        if self.html:
+            with translation.override(self.language):
+                await self.send(presenter.render_notice(presenter.refusal_text(self.game, code, message)))
+        else:
+            await self.send_json({"type": "error", "code": code, "message": str(message), "id": client_id})

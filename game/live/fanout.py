@@ -1,0 +1,265 @@
+"""What the match sockets of one process share when a match changes (docs/performance.md, "Load").
+
+Every socket on a match hears each doorbell and brings its viewer up to date. One socket at a time,
+that used to be four database calls per socket per change, all on the process's one database
+thread. Here the sockets of a process share their reads and projections instead:
+
+- ``match_after``: the match row read after a doorbell. Each ring names itself (``ring`` in the
+  message, game/services.py), and a read made after one socket of this process heard a ring was
+  made after the change it announces had committed, so every socket that hears the same ring may
+  use that read. A socket never uses a read made before it heard its ring.
+- ``versions``: each version's events as stored, and their projection per audience. A version never
+  changes once committed; the keys hold the match's seed too, so an id the database hands out again
+  (SQLite after a rollback, a test database) never meets an old entry.
+- ``game_part``: the game's part of the payload (its view, the viewer's choices), which depends
+  on nothing but the match's state, its status and the viewer's audience; the state only ever
+  changes with the version or the status.
+- ``read_match`` and ``read_events``: the two reads a change costs, as plain SQL; compiling them
+  with the ORM cost three to five times as much CPU as running them.
+- ``presence``: the presence counts, read again after every presence doorbell, and at least every
+  ``PRESENCE_TTL`` when a ``state`` frame wants them (rows of a process that died stop counting
+  without a doorbell).
+
+Every projection is keyed by the audience it was made for, so an entry never serves another
+audience. The database stays the source of truth: a socket that missed a doorbell reads what it
+missed at the next one. Each table is bounded (the least recently used entries go first), and every
+function may be called from any thread.
+"""
+import threading
+import time
+from collections import OrderedDict
+
+from django.contrib.auth import get_user_model
+from django.db import DEFAULT_DB_ALIAS, connections
+
+from .. import games
+from ..models import Match, MatchEvent
+from . import frames, presence as presence_rows
+
+# An entry is needed only until this process's sockets on the match have used it, i.e. for
+# milliseconds (seconds under overload): sized for 500 busy matches, a few MB at most. Measured
+# entries: a row about 12 KB, a game part 3 KB (spectator) to 11 KB (player), a version's
+# events 1-2 KB. A miss costs a read, never a wrong answer.
+ROWS = 256
+EVENTS = 1024
+PROJECTIONS = 2048
+PARTS = 1024
+PRESENCE = 2048
+PRESENCE_TTL = 30.0
+
+
+class LRU:
+    """A bounded mapping that forgets its least recently used entries; guarded by its own lock."""
+
+    def __init__(self, size):
+        self.size = size
+        self.items = OrderedDict()
+        self.lock = threading.Lock()
+        self.hits = self.misses = 0
+
+    def get(self, key, default=None):
+        with self.lock:
+            try:
+                value = self.items[key]
+            except KeyError:
+                self.misses += 1
+                return default
+            self.items.move_to_end(key)
+            self.hits += 1
+            return value
+
+    def put(self, key, value):
+        with self.lock:
+            self.items[key] = value
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+    def clear(self):
+        with self.lock:
+            self.items.clear()
+            self.hits = self.misses = 0
+
+    def __len__(self):
+        return len(self.items)
+
+
+rows = LRU(ROWS)
+events = LRU(EVENTS)
+projections = LRU(PROJECTIONS)
+parts = LRU(PARTS)
+counts = LRU(PRESENCE)
+
+
+def clear():
+    for table in (rows, events, projections, parts, counts):
+        table.clear()
+
+
+def match_after(match_id, ring=None):
+    """The match as read after the doorbell ``ring`` was heard (None: an unnamed ring, read anew).
+
+    Call only after this socket has heard ``ring``: the entry may have been read for another socket
+    of this process that heard it first, never earlier."""
+    if ring is not None:
+        match = rows.get((match_id, ring))
+        if match is not None:
+            return match
+    match = read_match(match_id)
+    if match is not None and ring is not None:
+        rows.put((match_id, ring), match)
+    return match
+
+
+# The two reads every change costs, as plain SQL: compiling them with the ORM took three to five
+# times as long as running them (docs/performance.md, "Load"); the SQL is written once per process.
+_sql = {}
+
+
+def _statements(connection):
+    key = connection.vendor
+    if key not in _sql:
+        quote = connection.ops.quote_name
+        user = get_user_model()._meta
+        users, user_id, name = quote(user.db_table), quote(user.pk.column), quote(user.get_field("username").column)
+        columns = ", ".join(f"m.{quote(field.column)}" for field in Match._meta.concrete_fields)
+        column = {field: quote(Match._meta.get_field(field).column) for field in ("id", "host", "guest")}
+        match_sql = (
+            f"SELECT {columns}, h.{name}, g.{name} FROM {quote(Match._meta.db_table)} m"
+            f" LEFT JOIN {users} h ON h.{user_id} = m.{column['host']}"
+            f" LEFT JOIN {users} g ON g.{user_id} = m.{column['guest']}"
+            f" WHERE m.{column['id']} = %s"
+        )
+        events_sql = (
+            f"SELECT {quote('version')}, {quote('events')} FROM {quote(MatchEvent._meta.db_table)}"
+            f" WHERE {quote('match_id')} = %s AND {quote('version')} >= %s AND {quote('version')} <= %s"
+        )
+        _sql[key] = match_sql, events_sql
+    return _sql[key]
+
+
+def read_match(match_id):
+    """``frames.load_match(match_id)``: the match, its host and guest with their usernames (the
+    rest of a user loads if asked for), or None."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    low, high = connection.ops.integer_field_range(Match._meta.pk.get_internal_type())
+    if not low <= match_id <= high:
+        return None  # no such id: as the ORM, answer without asking the database (it would refuse it)
+    match_sql, _events = _statements(connection)
+    with connection.cursor() as cursor:
+        cursor.execute(match_sql, [match_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    fields = Match._meta.concrete_fields
+    values = list(row[: len(fields)])
+    # What the ORM does to every value it reads (e.g. text to JSON, SQLite's text to datetimes).
+    for position, converters, column in _converters(connection):
+        for converter in converters:
+            values[position] = converter(values[position], column, connection)
+    match = Match.from_db(DEFAULT_DB_ALIAS, [field.attname for field in fields], values)
+    User = get_user_model()
+    for seat, name in zip(("host", "guest"), row[len(fields) :]):
+        user_id = getattr(match, f"{seat}_id")
+        if user_id is not None:
+            setattr(match, seat, User.from_db(DEFAULT_DB_ALIAS, [User._meta.pk.attname, "username"], (user_id, name)))
+    return match
+
+
+_local = threading.local()
+
+
+def _converters(connection):
+    """[(position, converters, column)] for the match's columns, as the ORM's compiler finds them;
+    worked out once per thread and connection."""
+    cached = getattr(_local, "converters", None)
+    if cached is None or cached[0] is not connection:
+        found = []
+        for position, field in enumerate(Match._meta.concrete_fields):
+            column = field.get_col(Match._meta.db_table)
+            converters = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
+            if converters:
+                found.append((position, converters, column))
+        cached = _local.converters = (connection, found)
+    return cached[1]
+
+
+def read_events(match_id, first, last):
+    """{version: the events as stored} for the versions first..last of the match."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    _match, events_sql = _statements(connection)
+    field = MatchEvent._meta.get_field("events")
+    with connection.cursor() as cursor:
+        cursor.execute(events_sql, [match_id, first, last])
+        return {version: field.from_db_value(raw, None, connection) for version, raw in cursor.fetchall()}
+
+
+def versions(match, seat, after):
+    """``frames.versions(match, seat, after)``, from what this process has read and projected
+    already; the versions none of its sockets has read yet are read in one query."""
+    audience = frames.audience_for(match, seat)
+    project = games.get(match.game).project
+    wanted = range(after + 1, match.version + 1)
+    out = []
+    missing = []
+    for version in wanted:
+        projected = projections.get((match.pk, match.seed, version, audience))
+        if projected is None:
+            raw = events.get((match.pk, match.seed, version))
+            if raw is None:
+                missing.append(version)
+            else:
+                projected = project(raw, audience)
+                projections.put((match.pk, match.seed, version, audience), projected)
+        out.append((version, projected))
+    if missing:
+        stored = read_events(match.pk, missing[0], missing[-1])
+        for version, raw in stored.items():
+            events.put((match.pk, match.seed, version), raw)
+        filled = []
+        for version, projected in out:
+            if projected is None:
+                if version not in stored:
+                    continue  # not in the database either: frames.versions would not list it
+                projected = project(stored[version], audience)
+                projections.put((match.pk, match.seed, version, audience), projected)
+            filled.append((version, projected))
+        out = filled
+    return out
+
+
+def game_part(match, seat):
+    """``frames.game_part(match, seat)``, computed once per match state and audience."""
+    audience = frames.audience_for(match, seat)
+    key = (match.pk, match.seed, match.version, match.status, audience)
+    part = parts.get(key)
+    if part is None:
+        part = frames.game_part(match, seat)
+        parts.put(key, part)
+    return part
+
+
+def presence(match_id, seed, ring=None, fresh=False):
+    """(spectators, [host connected, guest connected]) of the match.
+
+    ``ring``: the presence doorbell just heard; counts read after it was heard, by whichever socket
+    of this process heard it first. ``fresh``: read now (a socket that just arrived). Otherwise
+    the latest counts this process read, if they are at most ``PRESENCE_TTL`` seconds old."""
+    key = (match_id, seed)
+    entry = None if fresh else counts.get(key)
+    if entry is not None:
+        heard, read_at, value = entry
+        if (heard == ring) if ring is not None else (time.monotonic() - read_at <= PRESENCE_TTL):
+            return value
+    value = presence_rows.counts(match_id)
+    counts.put(key, (ring, time.monotonic(), value))
+    return value
+
+
+def cached_presence(match_id, seed, ring):
+    """The counts read after presence doorbell ``ring``, if a socket of this process has read them
+    already (no database: safe in the event loop); else None."""
+    entry = counts.get((match_id, seed))
+    if entry is not None and ring is not None and entry[0] == ring:
+        return entry[2]
+    return None

@@ -1,0 +1,100 @@
+"""What one viewer may see of a match, read from the database: the only way views leave the server.
+
+Every function takes the viewer's seat (0, 1 or None) and decides the audience itself, so a caller
+cannot ask for more than the viewer may know. Raw state and full events stay in here.
+"""
+from django.utils import timezone
+
+from .. import games, rematch
+from ..models import Match, MatchEvent
+
+# A client further behind than this gets a fresh snapshot instead of the versions it missed.
+REPLAY_LIMIT = 256
+
+
+def load_match(match_id):
+    # [:1], not first(): first()'s ORDER BY costs more to compile than the read itself (a primary
+    # key matches one row), and every match socket reads this; see docs/performance.md, "Load".
+    return next(iter(Match.objects.select_related("host", "guest").filter(pk=match_id)[:1]), None)
+
+
+def audience_for(match, seat):
+    if match.status == Match.Status.FINISHED:
+        return "all"
+    return "spectator" if seat is None else seat
+
+
+def players(match):
+    if match.imported:
+        # An uploaded record names its players; they need not be (and are not linked to) accounts.
+        return list(match.player_names)
+    return [match.host.username, match.guest.username if match.guest_id else None]
+
+
+def epoch_ms(moment):
+    return None if moment is None else int(moment.timestamp() * 1000)
+
+
+def clock(match):
+    """The match's time control and each seat's deadline (epoch ms, or null), from the row alone.
+
+    ``server_time`` is the server's now, taken as the frame is built, so a client can count down
+    against it instead of trusting its own clock. A clock is no secret: both players and every
+    spectator see both.
+    """
+    return {
+        "move_seconds": match.move_seconds,
+        "deadlines": [epoch_ms(deadline) for deadline in match.deadlines],
+        "server_time": epoch_ms(timezone.now()),
+    }
+
+
+def game_part(match, seat):
+    """(view, choices): the game's share of ``payload`` (``Game.view`` and ``Game.choices``), which
+    depends on nothing but the match's state and status and the viewer's seat (the match sockets
+    share it, game/live/fanout.py). Only a player of a live match has choices."""
+    game = games.get(match.game)
+    if match.state is None:
+        return None, game.choices(None, None)
+    state = game.load(match.state)
+    player = seat if match.status == Match.Status.LIVE else None
+    return game.view(state, audience_for(match, seat)), game.choices(state, player)
+
+
+def payload(match, seat, part=None):
+    """The current view and what the viewer may do now (the body of ``snapshot`` and ``state``).
+
+    ``part``: ``game_part(match, seat)`` if the caller has it already."""
+    audience = audience_for(match, seat)
+    seen, choices = part if part is not None else game_part(match, seat)
+    return {
+        "match": match.pk,
+        "version": match.version,
+        "status": match.status,
+        "seat": seat,
+        "audience": audience,
+        "players": players(match),
+        "private": match.private,
+        "winner": match.winner,
+        "end_reason": match.end_reason or None,
+        "view": seen,
+        **choices,
+        "rematch": rematch.info(match),
+        "clock": clock(match),
+    }
+
+
+def versions(match, seat, after):
+    """[(version, projected events)] for every version in (after, match.version], none left out."""
+    audience = audience_for(match, seat)
+    rows = (
+        MatchEvent.objects.filter(match_id=match.pk, version__gt=after, version__lte=match.version)
+        .order_by("version")
+        .values_list("version", "events")
+    )
+    game = games.get(match.game)
+    return [(version, game.project(events, audience)) for version, events in rows]
+
+
+def can_replay(match, known):
+    return known is not None and 0 <= known <= match.version and match.version - known <= REPLAY_LIMIT

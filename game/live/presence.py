@@ -1,0 +1,110 @@
+"""Who is on a match's sockets, kept in the database so sockets served by different processes add up.
+
+One row per socket: a spectator's (``seat`` null) or a player's. A row lives as long as its socket,
+and the socket refreshes its ``seen`` time every ``HEARTBEAT`` while it is open. A process that dies
+without closing its sockets leaves rows behind; they stop being refreshed, so after ``STALE_AFTER``
+they no longer count (nobody is shown as connected forever) and are cleared when someone arrives.
+
+When a player's socket closes, its seat keeps one row with ``connected`` off and the time it left,
+so the abandoned-match sweep knows how long the seat has been empty.
+"""
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from ..models import BotConnection, Presence, hold_account
+
+HEARTBEAT = timedelta(seconds=60)
+STALE_AFTER = timedelta(seconds=180)
+# Far longer than any ABANDONED_MATCH_MINUTES worth setting.
+FORGET_DEPARTURES_AFTER = timedelta(days=1)
+
+
+def _fresh():
+    return Q(connected=True, seen__gte=timezone.now() - STALE_AFTER)
+
+
+def arrive(channel_name, match_id, seat=None, user=None, address=""):
+    now = timezone.now()
+    stale = Q(connected=True) & (Q(seen__lt=now - STALE_AFTER) | Q(seen=None))
+    Presence.objects.filter(stale | Q(connected=False, seen__lt=now - FORGET_DEPARTURES_AFTER)).delete()
+    user = user if getattr(user, "pk", None) else None
+    Presence.objects.update_or_create(
+        channel_name=channel_name,
+        defaults={"match_id": match_id, "seat": seat, "user": user, "seen": now, "address": address or ""},
+    )
+
+
+def touch(channel_name):
+    Presence.objects.filter(channel_name=channel_name).update(seen=timezone.now())
+
+
+def leave(channel_name):
+    row = Presence.objects.filter(channel_name=channel_name).first()
+    if row is None:
+        return
+    if row.seat is not None:
+        Presence.objects.update_or_create(
+            channel_name=f"left:{row.match_id}:{row.seat}",
+            defaults={"match_id": row.match_id, "seat": row.seat, "connected": False, "seen": timezone.now()},
+        )
+    row.delete()
+
+
+def counts(match_id):
+    """(spectators, players()) in one query: what every snapshot, state and presence frame says.
+
+    Spectators are people, not sockets: an account once however many tabs it watches in, and
+    anonymous sockets once per client address (one client's many sockets are one viewer)."""
+    spectator = Q(seat__isnull=True)
+    found = Presence.objects.filter(_fresh(), match_id=match_id).aggregate(
+        members=Count("user", distinct=True, filter=spectator),
+        anonymous=Count("address", distinct=True, filter=spectator & Q(user__isnull=True)),
+        host=Count("pk", filter=Q(seat=0)),
+        guest=Count("pk", filter=Q(seat=1)),
+    )
+    return found["members"] + found["anonymous"], [found["host"] > 0, found["guest"] > 0]
+
+
+def players(match_id):
+    """[host connected, guest connected]: whether each seat has at least one live socket."""
+    seats = set(Presence.objects.filter(_fresh(), match_id=match_id, seat__isnull=False).values_list("seat", flat=True))
+    return [0 in seats, 1 in seats]
+
+
+def sockets_of(user_id):
+    """How many match sockets ``user_id`` has open, over every process."""
+    return Presence.objects.filter(_fresh(), user_id=user_id).count()
+
+
+def sockets_from(address):
+    """How many match sockets are open from the client address ``address``, over every process."""
+    return Presence.objects.filter(_fresh(), address=address or "").count()
+
+
+def bot_arrive(channel_name, user_id, limit):
+    """Record a bot socket of ``user_id`` unless the account has ``limit`` open already; True if
+    recorded. Counted under the account's row lock, so sockets opening at once can't overshoot."""
+    now = timezone.now()
+    with transaction.atomic():
+        hold_account(user_id)
+        BotConnection.objects.filter(seen__lt=now - STALE_AFTER).delete()
+        if BotConnection.objects.filter(user_id=user_id).count() >= limit:
+            return False
+        BotConnection.objects.create(channel_name=channel_name, user_id=user_id, seen=now)
+    return True
+
+
+def bot_touch(channel_name):
+    BotConnection.objects.filter(channel_name=channel_name).update(seen=timezone.now())
+
+
+def bot_leave(channel_name):
+    BotConnection.objects.filter(channel_name=channel_name).delete()
+
+
+def player_seen_since(match_id, since):
+    """Whether a player socket of the match is open, or was alive (or left) at ``since`` or later."""
+    return Presence.objects.filter(match_id=match_id, seat__isnull=False, seen__gte=since).exists()

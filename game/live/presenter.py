@@ -1,0 +1,131 @@
+"""Template context and HTML fragments for the match page, built only from a projected payload.
+
+The page (HTTP) and the browser socket (``?ui=html``) both render through here, from the same
+``frames.payload`` the JSON protocol sends, so the HTML can show no more than the JSON does. The
+board, the controls and the status line are the game's (``Presentation.page_context`` and its
+templates); the clocks, presence, rematch, links and notices are the platform's.
+"""
+import math
+import uuid
+
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from . import frames
+
+REFUSALS = {
+    "no_match": gettext_lazy("There is no such match."),
+    "bad_field": gettext_lazy("That form was not filled in completely."),
+}
+# A clock this close to running out is drawn as urgent (match.js keeps it so as it ticks down).
+URGENT_SECONDS = 10
+PARTS = ("status", "board", "controls", "spectators", "links")
+
+
+def countdown(payload, side):
+    """The running clock of ``side``, for the page to tick down (None: it owes no timed decision).
+
+    Counted against the server's time in the payload: ``left`` is right as rendered, and match.js
+    goes on from ``server_time`` rather than from the reader's own clock.
+    """
+    clock = payload["clock"]
+    deadline = clock["deadlines"][side]
+    if deadline is None or payload["status"] != "live":
+        return None
+    left = max(0, math.ceil((deadline - clock["server_time"]) / 1000))
+    return {
+        "deadline": deadline,
+        "server_time": clock["server_time"],
+        "text": "%d:%02d" % divmod(left, 60),
+        "urgent": left <= URGENT_SECONDS,
+    }
+
+
+def side_label(payload, side):
+    name = payload["players"][side] or _("(waiting for a player)")
+    if payload["seat"] == side:
+        return _("%(name)s (you)") % {"name": name}
+    return name
+
+
+def result(payload):
+    """Who won a finished match, as the viewer reads it; None while it is not over."""
+    if payload["winner"] is None:
+        return None
+    winner = payload["winner"]
+    you_won = winner == payload["seat"]
+    out_of_time = side_label(payload, 1 - winner) if payload["end_reason"] == "timeout" else None
+    return {
+        "winner": side_label(payload, winner),
+        "you_won": you_won,
+        "you_lost": payload["seat"] is not None and not you_won,
+        "out_of_time": out_of_time,
+    }
+
+
+def opponent(seat, players, status):
+    """Whether a player's opponent has a socket open, for the status line (None: nothing to say)."""
+    if seat is None or players is None or status not in ("live", "finished"):
+        return None
+    return {"connected": players[1 - seat]}
+
+
+def rematch(payload):
+    """The rematch box of a finished match, for its players: what happened and what they may do."""
+    offer = payload["rematch"]
+    seat = payload["seat"]
+    if payload["status"] != "finished" or seat is None:
+        return None
+    state = offer["status"] if offer else None
+    return {
+        "state": state,
+        "mine": bool(offer) and offer["offered_by"] == seat,
+        "match": offer["match"] if offer else None,
+        "client_id": uuid.uuid4().hex,
+    }
+
+
+def context(game, payload, spectators, marks=None, players=None):
+    """``marks``: the newest version's marks from the viewer's log book, flashed on the board.
+    ``players``: which seats have a socket open (``presence.players``)."""
+    seats = [{"label": side_label(payload, side), "clock": countdown(payload, side)} for side in (0, 1)]
+    return {
+        "opponent": opponent(payload["seat"], players, payload["status"]),
+        "result": result(payload),
+        "rematch": rematch(payload),
+        "payload": payload,
+        "spectators": spectators,
+        "parts": game.web.templates,
+        "summary_link": game.web.summary_link,
+        **game.web.page_context(payload, marks or {}, seats),
+    }
+
+
+def full_log(match, seat):
+    """A fresh log book that has read every version, and the lines it wrote."""
+    book = match.game_object.web.log_book(frames.audience_for(match, seat), frames.players(match))
+    return book, book.entries(frames.versions(match, seat, 0))
+
+
+def render_parts(ctx, parts=PARTS, oob=True):
+    return "".join(
+        render_to_string(ctx.get("parts", {}).get(part, f"game/_{part}.html"), {**ctx, "oob": oob})
+        for part in parts
+    )
+
+
+def render_log(entries, *, append):
+    return render_to_string("game/_log.html", {"entries": entries, "append": append, "oob": True})
+
+
+def refusal_text(game, code, message):
+    """What to tell a person whose move was refused: the engine and the protocol word their
+    refusals in English for programs; the ones a page's own forms can run into have a translation.
+    ``game``: the match's, or None when there is no match."""
+    text = game.web.refusal_text(code) if game is not None else None
+    return text or REFUSALS.get(code, message)
+
+
+def render_notice(message="", level="error"):
+    return render_to_string("game/_notice.html", {"message": message, "level": level, "oob": True})

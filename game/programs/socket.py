@@ -1,0 +1,253 @@
+"""The bot socket, ``/ws/bot/``: programs play here, authenticated by an API token.
+
+A program takes a seat (``create``, ``join`` or ``play``), then receives its projection after every
+change, legal commands included, and sends commands as on the match socket (docs/bot-api.md). Its
+seat is under the contest rules: an illegal command or a malformed frame loses the whole match at
+once, and so does letting the move clock run out (``game.programs.runner`` keeps that clock even when
+nobody is connected). Like the match socket, it learns of changes only through the doorbell and
+reads what it missed from the database; game/recheck.py rings it for whatever the doorbell missed
+(a Redis restart forgets every group).
+"""
+import asyncio
+import json
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+
+from .. import games, services
+from ..access import may_watch
+from ..live import clocks, frames, presence, recheck
+from ..live.protocol import ProtocolError
+from ..live.ratelimit import FrameRate
+from ..models import Match
+from ..services import ServiceError, match_group
+from . import runner, seats, tokens
+from .models import BotSeat
+from .protocol import parse, token_from
+
+UNAUTHORIZED = 4401
+TOO_MANY = 4429
+
+
+def load_by_invite(token):
+    return Match.objects.select_related("host", "guest").filter(invite_token=token).first()
+
+
+def deadline_of(match_id, seat):
+    deadline = BotSeat.objects.filter(match_id=match_id, seat=seat).values_list("deadline", flat=True).first()
+    return deadline.isoformat() if deadline else None
+
+
+class BotConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
+        runner.serve_from(asyncio.get_running_loop())
+        self.user = None
+        self.match_id = None
+        self.game = None
+        # The last version this socket was brought up to, and what it last reported (as on the
+        # match socket): a doorbell for nothing new sends nothing.
+        self.version = None
+        self.last_sent = None
+        self.rate = FrameRate(*settings.BOT_SOCKET_RATE)
+        self.heartbeat_task = None
+        # Refusing needs a close code, and a close code needs an accepted socket.
+        await self.accept()
+        user = await database_sync_to_async(tokens.user_for)(token_from(self.scope))
+        if user is None:
+            await self.send_error("bad_token", "Unknown or revoked API token.")
+            await self.close(code=UNAUTHORIZED)
+            return
+        limit = settings.MAX_BOT_SOCKETS_PER_USER
+        if not await database_sync_to_async(presence.bot_arrive)(self.channel_name, user.pk, limit):
+            await self.send_error("too_many_sockets", f"This account has {limit} bot sockets open already.")
+            await self.close(code=TOO_MANY)
+            return
+        self.user = user
+        self.heartbeat_task = asyncio.create_task(self.heartbeat())
+        # What a new match gets unless ``create`` or ``play`` names another game: the default game's.
+        default = games.get(games.DEFAULT)
+        welcome = {
+            "user": self.user.username,
+            "levels": list(default.levels),
+            "move_seconds": clocks.program_seconds(default, None),
+        }
+        await self.send_json({"type": "welcome", **welcome})
+
+    async def disconnect(self, code):
+        recheck.forget(self)
+        if self.heartbeat_task:
+            self.heartbeat_task.cancel()
+            await database_sync_to_async(presence.bot_leave)(self.channel_name)
+        if self.match_id is not None:
+            await recheck.leave_group(self.channel_layer, match_group(self.match_id), self.channel_name)
+
+    async def heartbeat(self):
+        # Keeps this socket counted; a process that dies stops doing so (see game/live/presence.py).
+        while True:
+            await asyncio.sleep(presence.HEARTBEAT.total_seconds())
+            await database_sync_to_async(presence.bot_touch)(self.channel_name)
+
+    async def dispatch(self, message):
+        # The match group also carries news meant for browsers (spectator counts, …): only a change
+        # of the match concerns a program, and an unknown message must not kill its socket.
+        kind = message["type"]
+        if kind.startswith("websocket.") or kind == "match.changed":
+            try:
+                await super().dispatch(message)
+            except recheck.LAYER_DOWN:
+                await recheck.close_to_retry(self, message)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        # Frames are handled only once connect() has finished, so no user here means a refused
+        # token: the socket is closing and the frame has nobody to act for.
+        if self.user is None:
+            return
+        if self.rate.refuse():
+            # Not a breach of the rules of play: nothing was looked at, so nothing is forfeited.
+            await self.send_error("rate_limited", self.rate.message())
+            return
+        try:
+            frame = parse(text_data, self.match_id, self.game)
+        except ProtocolError as error:
+            await self.send_error(error.code, error.message, error.client_id)
+            await self.lose("illegal")
+            return
+        await getattr(self, f"on_{frame['type']}")(frame)
+
+    async def on_hello(self, frame):
+        if await self.require_match(None):
+            await self.catch_up(await self.load(), frame["version"])
+
+    async def on_command(self, frame):
+        if await self.require_match(frame["id"]):
+            arguments = (self.match_id, self.user, frame["id"], frame["version"], frame["command"])
+            await self.act(frame["id"], services.apply_command, *arguments)
+
+    async def on_resign(self, frame):
+        if not await self.require_match(frame["id"]):
+            return
+        if frame["reason"] == "resign":
+            await self.act(frame["id"], services.resign, Match(pk=self.match_id), self.user, frame["id"])
+        else:
+            await self.act(frame["id"], services.forfeit, self.match_id, self.user, frame["reason"], frame["id"])
+
+    async def on_create(self, frame):
+        if await self.seat_free():
+            await self.take_seat(seats.create_for_program, self.user, private=frame["private"], game=frame["game"])
+
+    async def on_play(self, frame):
+        if await self.seat_free():
+            await self.take_seat(
+                seats.start_vs_computer, self.user, frame["level"], program=True, game=frame["game"]
+            )
+
+    async def on_join(self, frame):
+        if not await self.seat_free():
+            return
+        if frame["invite"] is not None:
+            match = await database_sync_to_async(load_by_invite)(frame["invite"])
+        else:
+            match = await database_sync_to_async(frames.load_match)(frame["match"])
+        if match is None or not may_watch(match, self.user, frame["invite"]):
+            # As on the match socket: a private match without its invite looks like no match at all.
+            await self.send_error("no_match", "There is no such match.")
+            return
+        # ``version``: the last version the program has, as in ``hello`` (a reconnect resumes there).
+        if match.seat_of(self.user) is not None:
+            await self.take_seat(seats.claim_seat, match.pk, self.user, known=frame["version"])
+        else:
+            await self.take_seat(seats.join_for_program, match, self.user, known=frame["version"])
+
+    async def take_seat(self, service, *args, known=None, **kwargs):
+        try:
+            match = await database_sync_to_async(service)(*args, **kwargs)
+        except ServiceError as error:
+            await self.send_error(error.code, error.message)
+            return
+        if self.match_id is not None:
+            await self.channel_layer.group_discard(match_group(self.match_id), self.channel_name)
+        self.match_id = match.pk
+        self.game = games.get(match.game)
+        await self.channel_layer.group_add(match_group(self.match_id), self.channel_name)
+        recheck.watch(self)
+        # Read after joining the group: a change committed in between is then caught by its doorbell.
+        match = await self.load()
+        seat = match.seat_of(self.user)
+        invite = match.invite_token if match.private else None
+        seated = {"match": match.pk, "seat": seat, "private": match.private, "invite": invite}
+        await self.send_json({"type": "match", **seated})
+        await self.catch_up(match, known)
+
+    async def act(self, client_id, service, *args):
+        try:
+            result = await database_sync_to_async(service)(*args)
+        except ServiceError as error:
+            await self.send_error(error.code, error.message, client_id)
+            if error.illegal:
+                await self.lose("illegal")
+            return
+        await self.send_json({"type": "ack", "id": client_id, "version": result.version, "duplicate": result.duplicate})
+
+    async def lose(self, reason):
+        """The contest rule: a program that breaks the rules of play loses the match it plays."""
+        if self.match_id is None:
+            return
+        try:
+            await database_sync_to_async(services.forfeit)(self.match_id, self.user, reason)
+        except ServiceError:
+            pass  # not being played (not started, or over): there is nothing to lose
+
+    async def require_match(self, client_id):
+        if self.match_id is None:
+            await self.send_error("no_seat", "Take a seat first: send create, join or play.", client_id)
+            return False
+        return True
+
+    async def seat_free(self):
+        """A socket plays one match at a time; once that is over it may take another seat."""
+        if self.match_id is not None:
+            match = await self.load()
+            if match is not None and match.status in (Match.Status.OPEN, Match.Status.LIVE):
+                await self.send_error("busy", f"This socket is playing match {self.match_id}.")
+                return False
+        return True
+
+    async def load(self):
+        return await database_sync_to_async(frames.load_match)(self.match_id)
+
+    def is_behind(self, version, status, _rematch_status):
+        """Whether the match is past what this socket last sent (game/recheck.py asks)."""
+        return self.last_sent is not None and (version, status) != self.last_sent[:2]
+
+    async def match_changed(self, message):
+        if self.version is None:
+            return
+        match = await self.load()
+        if match is not None and (match.version, match.status, match.seat_of(self.user)) != self.last_sent:
+            await self.catch_up(match, self.version)
+
+    async def catch_up(self, match, known):
+        """Versions after ``known`` then a ``state`` — or, if that is not possible, a ``snapshot``."""
+        if match is None:
+            return
+        seat = match.seat_of(self.user)
+        replay = frames.can_replay(match, known)
+        if replay:
+            missed = await database_sync_to_async(frames.versions)(match, seat, known)
+            for version, events in missed:
+                await self.send_json({"type": "version", "version": version, "events": events})
+        body = await database_sync_to_async(self.state_body)(match, seat)
+        await self.send_json({"type": "state" if replay else "snapshot", **body})
+        self.version = match.version
+        self.last_sent = (match.version, match.status, seat)
+
+    @staticmethod
+    def state_body(match, seat):
+        return {**frames.payload(match, seat), "deadline": deadline_of(match.pk, seat)}
+
+    async def send_json(self, content):
+        await self.send(text_data=json.dumps(content, separators=(",", ":")))
+
+    async def send_error(self, code, message, client_id=None):
+        await self.send_json({"type": "error", "code": code, "message": str(message), "id": client_id})

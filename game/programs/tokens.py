@@ -1,0 +1,55 @@
+"""API tokens for programs: made once, stored as a digest, looked up by digest.
+
+A token is ``aqw_`` plus 32 random bytes (URL-safe base64). The database keeps its SHA-256 and its
+first characters (``prefix``), so the owner can tell tokens apart; nobody, the owner included, can
+read a token back. A fast hash is right here: the secret is random, not a password to brute-force.
+"""
+import hashlib
+import secrets
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ..models import hold_account
+from ..services import ServiceError
+from .models import ApiToken
+
+PREFIX = "aqw_"
+SHOWN = len(PREFIX) + 6
+MAX_TOKENS = 10
+# Generous for "aqw_" + 43 characters; longer input is refused before it is hashed.
+MAX_TOKEN_LENGTH = 100
+
+
+def digest(token):
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def create(user, name):
+    """(ApiToken, the token itself): the only moment the token exists in the clear. At most
+    ``MAX_TOKENS`` per account, counted here, where every token is made."""
+    token = PREFIX + secrets.token_urlsafe(32)
+    with transaction.atomic():
+        hold_account(user.pk)
+        if ApiToken.objects.filter(user=user).count() >= MAX_TOKENS:
+            raise ServiceError("too_many_tokens", _("You have %(count)d tokens: revoke one first.") % {"count": MAX_TOKENS})
+        row = ApiToken.objects.create(user=user, name=name, prefix=token[:SHOWN], digest=digest(token))
+    return row, token
+
+
+def revoke(user, token_id):
+    """Delete one of ``user``'s tokens; False if they have no such token."""
+    deleted, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()
+    return bool(deleted)
+
+
+def user_for(token):
+    """The active user a token belongs to, or None (unknown, revoked, malformed, or inactive user)."""
+    if not isinstance(token, str) or not token.startswith(PREFIX) or len(token) > MAX_TOKEN_LENGTH:
+        return None
+    row = ApiToken.objects.select_related("user").filter(digest=digest(token)).first()
+    if row is None or not row.user.is_active:
+        return None
+    ApiToken.objects.filter(pk=row.pk).update(last_used=timezone.now())
+    return row.user

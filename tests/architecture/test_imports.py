@@ -1,0 +1,59 @@
+"""The platform reaches a game only through the registry, and its modules import one another in one
+direction only (no cycle, not even through an import made at call time)."""
+from pathlib import Path
+
+from game import games
+
+from .imports import ROOT, cycle, graph
+
+REGISTRY = games.__name__
+INTERFACE = f"{REGISTRY}.base"
+
+
+def is_platform(module):
+    return not module.startswith(REGISTRY + ".")
+
+
+def test_no_module_outside_game_games_imports_a_game():
+    """Not a game's engine, bots, views or templates' code: only the registry and the interface."""
+    wrong = [
+        f"{module}:{line} imports {target}"
+        for module, targets in graph().items()
+        if is_platform(module) and module != REGISTRY
+        for target, line in targets.items()
+        if target.startswith(REGISTRY + ".") and target != INTERFACE
+    ]
+    assert not wrong, wrong
+
+
+def test_no_game_imports_the_platform():
+    """A game's package uses Django and the interface, never a platform module: so it can be moved,
+    and so a cycle can never run through it and the registry."""
+    wrong = [
+        f"{module}:{line} imports {target}"
+        for module, targets in graph().items()
+        if not is_platform(module)
+        for target, line in targets.items()
+        if is_platform(target) or target == REGISTRY
+    ]
+    assert not wrong, wrong
+
+
+def test_the_modules_import_each_other_in_one_direction():
+    edges = graph()
+    found = cycle(edges)
+    assert found is None, " -> ".join(found)
+
+
+def test_the_graph_sees_imports_made_at_call_time():
+    """The checks above are only as good as the graph: it must hold an import made in a function
+    (the bot socket imports the runner that way nowhere now, but services once did)."""
+    edges = graph()
+    assert "game.programs.runner" in edges["game.apps"]  # imported inside ``GameConfig.ready``
+    assert f"{REGISTRY}.aquawar.game" in edges[REGISTRY]
+
+
+def test_every_source_file_is_read():
+    sources = {p for p in (ROOT / "game").rglob("*.py")}
+    assert len(graph()) >= len(sources) > 50
+    assert all(Path(p).exists() for p in sources)

@@ -63,7 +63,7 @@ class Match(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
     finished = models.DateTimeField(null=True, blank=True)
-    # An uploaded record (game.imports): unranked, never counted in anyone's won/lost totals.
+    # An uploaded record (game.history.imports): unranked, never counted in anyone's won/lost totals.
     imported = models.BooleanField(default=False)
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, related_name="uploaded_matches", null=True, blank=True
@@ -71,6 +71,12 @@ class Match(models.Model):
     player_names = models.JSONField(default=list, blank=True)
     # The record's round-1 first mover override; None (every live match) means drawn from the seed.
     first_mover = models.PositiveSmallIntegerField(null=True, blank=True)
+    # What an imported file said beyond the seed and the first mover, both JSON its game wrote
+    # (``Record.setup`` and ``Record.source``, game/games/base.py); None for every match played here.
+    # ``setup``: how the match starts, given back to ``Game.new_match`` whenever it is played again.
+    # ``source``: what the file was when not the game's own record, described by the game's pages.
+    setup = models.JSONField(null=True, blank=True)
+    source = models.JSONField(null=True, blank=True)
     # A finished match's rematch: offered by one seat, then accepted (``rematch_of`` on the new
     # match points back here, one rematch per match) or declined. See game/rematch.py.
     rematch_status = models.CharField(max_length=16, blank=True)

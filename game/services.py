@@ -263,17 +263,18 @@ def resign(match, user, client_id=None):
     return _change(match.pk, user, client_id, forfeit_command("resign"), run)
 
 
-def forfeit(match_id, user, reason):
+def forfeit(match_id, user, reason, client_id=None):
     """``user``'s seat loses the whole match for breaking the rules of play between programs.
 
-    ``reason`` is "illegal" (an illegal command or a malformed frame on the bot socket); the
-    match_end event carries it, so the opponent is told why.
+    ``reason`` is "illegal" (an illegal command or a malformed frame on the bot socket, or a
+    contest program's crash or unreadable answer reported by its bridge) or "timeout" (a bridge's
+    own clock ran out first); the match_end event carries it, so the opponent is told why.
     """
 
     def run(game, state, seat, current):
         return game.resign(state, seat, reason)
 
-    return _change(match_id, user, None, forfeit_command(reason), run)
+    return _change(match_id, user, client_id, forfeit_command(reason), run)
 
 
 def forfeit_overdue(match_id):

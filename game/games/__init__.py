@@ -41,10 +41,14 @@ def choices():
 
 
 def for_record(data):
-    """The game whose record format ``data`` (a record file's bytes) names; the default game when
-    it names none of them, so that its reader explains what is wrong."""
+    """The game that reads ``data`` (an uploaded file's bytes): the one whose record format it
+    names, else the first that claims it as another file of its own (``Game.claims_upload``), else
+    the default game, so that its reader explains what is wrong."""
     try:
         named = json.loads(data).get("format")
     except (ValueError, RecursionError, AttributeError):
         named = None
-    return next((game for game in every() if game.record_format == named), get(DEFAULT))
+    by_format = next((game for game in every() if game.record_format == named), None)
+    if by_format is not None:
+        return by_format
+    return next((game for game in every() if game.claims_upload(data)), get(DEFAULT))

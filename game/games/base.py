@@ -50,6 +50,13 @@ class Record(NamedTuple):
     first_mover: object = None  # the override ``new_match`` takes, or None (drawn from the seed)
     players: tuple = None  # the two players' names, or None
     forfeit: tuple = None  # (seat, reason): after the commands, that seat lost the match
+    # How the match starts beyond the seed and the first mover (JSON the game defines, given back
+    # to ``new_match``; Aquawar: an official replay's recorded dodges and round length), or None.
+    setup: object = None
+    # What the file was when it was not one of the game's records (JSON the game defines and its
+    # ``Presentation.describe_source`` words; Aquawar: an official replay of the 2021 contest, with
+    # where its program departed from the rules), or None.
+    source: object = None
 
 
 class Game:
@@ -85,10 +92,11 @@ class Game:
 
     # --- Rules. Each must be deterministic and must not keep state of its own between calls.
 
-    def new_match(self, seed, first_mover=None):
+    def new_match(self, seed, first_mover=None, setup=None):
         """A new match's state. All randomness of the match comes from ``seed`` (a signed 63-bit
         integer). ``first_mover`` (a seat) overrides the seeded choice of who opens, for rematches
-        and records that name it; None lets the seed decide."""
+        and records that name it; None lets the seed decide. ``setup`` is an imported record's
+        ``Record.setup`` (stored as ``Match.setup``), None for every match played here."""
         raise NotImplementedError
 
     def apply(self, state, seat, command):
@@ -186,14 +194,24 @@ class Game:
 
     # --- Records
 
-    def make_record(self, seed, commands, *, first_mover=None, players=None, forfeit=None):
+    def make_record(self, seed, commands, *, first_mover=None, players=None, forfeit=None, setup=None):
         """The record of a match as a JSON object: ``commands`` are ``(seat, command)`` pairs in
-        order, ``forfeit`` ``(seat, reason)`` or None, ``first_mover`` the seat that opened."""
+        order, ``forfeit`` ``(seat, reason)`` or None, ``first_mover`` the seat that opened,
+        ``setup`` the match's ``Match.setup``. ``read_record`` reads it back with the same setup."""
         raise NotImplementedError
 
     def read_record(self, data):
-        """A ``Record`` from a record file's bytes (or its decoded JSON); ``RecordError`` if its
-        shape is wrong. Whether its commands are legal is found by playing them."""
+        """A ``Record`` from a record file's bytes (or its decoded JSON), or from another file of
+        the game that ``claims_upload`` (then with ``source`` set); ``RecordError`` if its shape is
+        wrong. Whether its commands are legal is found by playing them (from ``new_match(seed,
+        first_mover, setup)``)."""
+        raise NotImplementedError
+
+    def claims_upload(self, data):
+        """Whether ``data`` (an uploaded file's bytes, which name no record format) is a file of
+        this game other than its records, which ``read_record`` reads too (Aquawar: an official
+        replay of the 2021 contest). False for anything else; a game with no such files always
+        answers False."""
         raise NotImplementedError
 
 
@@ -205,7 +223,9 @@ class Presentation:
     #: browser socket swaps out of band: "status" (``#match-status``: extends "game/_status.html"
     #: and fills its blocks), "board" (``#match-board``), "controls" (``#match-controls``, whose
     #: forms send ``form`` frames with ``ws-send``); and of the history pages: "summary" (the
-    #: summary page's body), "replay" (what the replay script needs besides its data).
+    #: summary page's body), "replay" (what the replay script needs besides its data), "source"
+    #: (on the summary and replay pages of a match imported from a ``Record.source``, given the
+    #: ``describe_source`` of it as ``source``).
     templates = {}
     #: Static files (paths for ``{% static %}``) the match page loads after the platform's own:
     #: {"css": [...], "js": [...]}; the ones the summary and replay pages load: {"css": [...]}; and
@@ -217,6 +237,9 @@ class Presentation:
     blurb = None
     #: The match page's link to the summary (lazily translated).
     summary_link = None
+    #: A line on the import page saying which files other than its records the game reads
+    #: (``claims_upload``), lazily translated; "" for none.
+    import_note = None
 
     def page_context(self, payload, marks, seats):
         """Template context of the board, controls and status from a ``state`` frame's body
@@ -251,6 +274,13 @@ class Presentation:
         """The summary page's context for the "summary" template, from the final state, the two
         names, and ``commands``: ``[(version, seat, command, events)]`` replayed from the seed. ``plot(series, top)`` turns ``[(x, value of seat 0, value of seat 1)]`` into the
         coordinates of the platform's line chart."""
+        raise NotImplementedError
+
+    def describe_source(self, source, names):
+        """How the pages name a match imported from a ``Record.source`` (``Match.source``), for
+        ``templates["source"]``: a dict whose ``"label"`` (short, lower-case) the history list, the
+        summary and the replay show where they show "imported", with whatever else the template
+        reads; ``names`` are the two players'."""
         raise NotImplementedError
 
     def replay_data(self, frames, audience):

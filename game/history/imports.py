@@ -1,7 +1,8 @@
-"""Uploaded record files (``aquawar-record/1`` …) become finished, unranked matches.
+"""Uploaded record files (``aquawar-record/1`` …), and other files a game reads (Aquawar's official
+replays of the 2021 contest), become finished, unranked matches.
 
-The game whose format the file names reads it (``Game.read_record``) and decides whether it is
-valid by playing it; the stored match then looks like a played one (one ``MatchEvent`` per command,
+The game whose format the file names, or that claims it (``games.for_record``), reads it
+(``Game.read_record``) and decides whether it is valid by playing it; the stored match then looks like a played one (one ``MatchEvent`` per command,
 the game's full events in it), so history, summary, replay and export need no special case beyond
 the player names.
 """
@@ -17,8 +18,10 @@ from ..games.base import RecordError
 from ..models import Match, MatchEvent, hold_account
 from ..services import forfeit_command
 
-MAX_RECORD_BYTES = 1024 * 1024
-# Imported records are kept for good, up to 1 MB each: plenty for studying matches, and a bound on
+# A game's other files are bigger than its records (an Aquawar official replay of a whole match is
+# about 1.1 MB); the limit is the same for every upload.
+MAX_RECORD_BYTES = 2 * 1024 * 1024
+# Imported files are kept for good, up to 2 MB each: plenty for studying matches, and a bound on
 # what one account can pour into the database.
 MAX_IMPORTS_PER_DAY = 50
 DEFAULT_NAMES = ("Player A", "Player B")
@@ -27,7 +30,7 @@ NAME_LENGTH = 150  # like a username: names are shown in tables and headings
 
 def _play(game, record):
     """``(final state, [(seat, command, events)])``; a refused command raises ``RecordError``."""
-    state = game.new_match(record.seed, record.first_mover)
+    state = game.new_match(record.seed, record.first_mover, record.setup)
     played = []
     for index, (seat, command) in enumerate(record.commands):
         try:
@@ -56,7 +59,7 @@ def printable(name):
 
 def check_size(size):
     if size > MAX_RECORD_BYTES:
-        raise RecordError("too_large", _("A record may be at most 1 MB."))
+        raise RecordError("too_large", _("A file may be at most 2 MB."))
 
 
 def import_record(data, user):
@@ -95,6 +98,8 @@ def import_record(data, user):
             status=Match.Status.FINISHED,
             seed=record.seed,
             first_mover=record.first_mover,
+            setup=record.setup,
+            source=record.source,
             version=len(played),
             state=game.dump(state),
             winner=outcome[0],

@@ -20,7 +20,7 @@ from ..games.base import RecordError
 from ..live import frames
 from ..models import Match
 from . import imports, replays
-from .views import finished_match
+from .views import finished_match, source
 
 
 def perspectives(match, names):
@@ -59,6 +59,7 @@ def replay(request, match_id):
         "rounds": drawing["rounds"],
         "parts": game.web.templates,
         "script": game.web.replay_script,
+        "source": source(match, names),
         "log": [line for step in steps for line in step["lines"] if line],
     }
     return render(request, "history/replay.html", context)
@@ -83,7 +84,7 @@ class ImportForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         # Every game's format is read (the file's "format" says which game it is of).
-        self.fields["record"].label = _("Record file (%(formats)s, at most 1 MB)") % {"formats": record_formats()}
+        self.fields["record"].label = _("Record file (%(formats)s, at most 2 MB)") % {"formats": record_formats()}
 
 
 def refusal(error):
@@ -110,7 +111,12 @@ def import_record(request):
         except RecordError as refused:
             error = refusal(refused)
         else:
-            messages.success(request, _("Record imported as an unranked match."))
+            if match.source is None:
+                messages.success(request, _("Record imported as an unranked match."))
+            else:
+                label = source(match, frames.players(match))["label"]
+                messages.success(request, _("Imported as an unranked match: %(what)s.") % {"what": label})
             return redirect("history:summary", match_id=match.pk)
-    context = {"form": form, "error": error, "formats": record_formats()}
+    notes = [game.web.import_note for game in games.every() if game.web.import_note]
+    context = {"form": form, "error": error, "formats": record_formats(), "notes": notes}
     return render(request, "history/import.html", context, status=400 if error else 200)

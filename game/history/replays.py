@@ -30,6 +30,11 @@ def is_forfeit(command):
     return "resign" in command
 
 
+def start(game, match):
+    """The match before its first command (with what an imported file set up: ``Match.setup``)."""
+    return game.new_match(match.seed, match.first_mover, match.setup)
+
+
 def steps(match):
     """Yield ``(version, seat, command, state after it, events)`` for every stored command, in order.
 
@@ -37,7 +42,7 @@ def steps(match):
     meanwhile cannot make the replay disagree with the page around it.
     """
     game = games.get(match.game)
-    state = game.new_match(match.seed, match.first_mover)
+    state = start(game, match)
     rows = (
         MatchEvent.objects.filter(match_id=match.pk, version__lte=match.version)
         .order_by("version")
@@ -60,8 +65,7 @@ def replay_frames(match, audience):
     """
     game = games.get(match.game)
     book = game.web.log_book(audience, match_players(match))
-    start = game.new_match(match.seed, match.first_mover)
-    result = [{"version": 0, "view": game.view(start, audience), "events": [], "lines": []}]
+    result = [{"version": 0, "view": game.view(start(game, match), audience), "events": [], "lines": []}]
     for version, _seat, _command, state, events in steps(match):
         seen = game.project(events, audience)
         lines = [book.describe(event) or "" for event in seen]
@@ -71,8 +75,9 @@ def replay_frames(match, audience):
 
 def record(match):
     """The record of a match in its game's format (``aquawar-record/1`` …): seed, first mover,
-    names, commands, and the forfeit that ended it, if one did (resignation, clock or an illegal
-    move of a program)."""
+    names, commands, the forfeit that ended it, if one did (resignation, clock or an illegal move of
+    a program), and the setup an imported file gave it. Not its ``source``: a record exported from
+    a match imported from another file is a record of the game's own."""
     game = games.get(match.game)
     rows = MatchEvent.objects.filter(match_id=match.pk, version__lte=match.version).order_by("version")
     commands, forfeit = [], None
@@ -84,7 +89,7 @@ def record(match):
     # Spelled out although the seed implies it: a reader of the file sees who opened the match.
     first_mover = match.first_mover
     if first_mover is None:
-        first_mover = game.first_mover(game.new_match(match.seed))
+        first_mover = game.first_mover(start(game, match))
     return game.make_record(
-        match.seed, commands, first_mover=first_mover, players=match_players(match), forfeit=forfeit
+        match.seed, commands, first_mover=first_mover, players=match_players(match), forfeit=forfeit, setup=match.setup
     )

@@ -64,6 +64,7 @@ def history_row(match, player):
         "score": facts["score"],
         "turns": facts["turns"],
         "reason": game.web.end_reason(match.end_reason),
+        "source": source(match, names),
     }
     seat = match.seat_of(player) if player else None
     if seat is not None:
@@ -125,6 +126,14 @@ def finished_match(request, match_id):
     return match
 
 
+def source(match, names):
+    """How the match's game names the file it was imported from (``Presentation.describe_source``),
+    when that was not a record of the game's own; None for any other match."""
+    if match.source is None:
+        return None
+    return match.game_object.web.describe_source(match.source, names)
+
+
 @require_safe
 def summary(request, match_id):
     match = finished_match(request, match_id)
@@ -138,6 +147,7 @@ def summary(request, match_id):
         "score": game.web.history_facts(state)["score"],
         "winner": names[match.winner],
         "reason": game.web.end_reason(match.end_reason),
+        "source": source(match, names),
         "invite": request.GET.get("invite") if match.private else None,
         "title": _("Match %(id)s: summary") % {"id": match.pk},
         "parts": game.web.templates,

@@ -18,6 +18,9 @@ MAX_INVITE = 64
 INVITE_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,%d}" % MAX_INVITE)
 # Ids are 64-bit in every database; a larger number must not even reach a query.
 MAX_MATCH_ID = 2**63 - 1
+# Why a program gives its match up: a bridge running another program (one written for a game's
+# contest, say) reports that program's own breach of the rules as the forfeit it is.
+RESIGN_REASONS = ("resign", "timeout", "illegal")
 
 
 def token_from(scope):
@@ -35,7 +38,7 @@ def parse(text, match_id, game=None):
     match is of ``game`` (None: the default game's forms are read, until the socket has a match)."""
     form = (game or games.get(games.DEFAULT)).web.form_command
     try:
-        return parse_match_frame(text, match_id, form)
+        request = parse_match_frame(text, match_id, form)
     except ProtocolError as error:
         if error.code != "unknown_type":
             raise
@@ -44,7 +47,13 @@ def parse(text, match_id, game=None):
         if frame.get("type") not in SEAT_TYPES:
             error.message = f"Unknown frame type; expected one of: hello, command, resign, {', '.join(SEAT_TYPES)}."
             raise
-    return _seat_request(frame)
+        return _seat_request(frame)
+    if request["type"] == "resign":
+        reason = json.loads(text).get("reason", "resign")
+        if reason not in RESIGN_REASONS:
+            raise ProtocolError("bad_field", f"\"reason\" must be one of: {', '.join(RESIGN_REASONS)}.", request["id"])
+        request["reason"] = reason
+    return request
 
 
 def _seat_request(frame):

@@ -125,8 +125,12 @@ class BotConsumer(AsyncWebsocketConsumer):
             await self.act(frame["id"], services.apply_command, *arguments)
 
     async def on_resign(self, frame):
-        if await self.require_match(frame["id"]):
+        if not await self.require_match(frame["id"]):
+            return
+        if frame["reason"] == "resign":
             await self.act(frame["id"], services.resign, Match(pk=self.match_id), self.user, frame["id"])
+        else:
+            await self.act(frame["id"], services.forfeit, self.match_id, self.user, frame["reason"], frame["id"])
 
     async def on_create(self, frame):
         if await self.seat_free():

@@ -38,7 +38,7 @@ def test_the_game_provides_every_member_of_the_interface(kit, base):
 def test_the_game_is_installed_with_its_templates_and_static_files(kit):
     assert apps.is_installed(f"{games.__name__}.{kit.game.name}")
     web = kit.game.web
-    for part in ("status", "board", "controls", "summary", "replay"):
+    for part in ("status", "board", "controls", "summary", "replay", "source"):
         get_template(web.templates[part])
     for path in [*web.match_static["css"], *web.match_static["js"], *web.history_static["css"], web.replay_script]:
         assert finders.find(path), path

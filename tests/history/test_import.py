@@ -94,9 +94,9 @@ def test_it_refuses_a_bad_file_with_a_clear_message(outsider_client, content, me
     assert not Match.objects.exists()
 
 
-def test_it_refuses_a_file_over_one_megabyte(outsider_client):
-    response = upload(outsider_client, b" " * (1024 * 1024 + 1))
-    assert response.status_code == 400 and "at most 1 MB" in response.content.decode()
+def test_it_refuses_a_file_over_two_megabytes(outsider_client):
+    response = upload(outsider_client, b" " * (2 * 1024 * 1024 + 1))
+    assert response.status_code == 400 and "at most 2 MB" in response.content.decode()
 
 
 def test_it_asks_for_a_file(outsider_client):

@@ -122,7 +122,13 @@ def test_it_refuses_bad_record_files_without_failing(host_client):
         json.dumps(dict(good, forfeit={"player": 0, "reason": []})).encode(),
         json.dumps(dict(good, forfeit={"player": [], "reason": {}})).encode(),
         json.dumps(dict(good, forfeit=[0, "resign"])).encode(),
-        b" " * (1024 * 1024 + 1),
+        json.dumps(dict(good, dodges=[True])).encode(),  # a recorded dodge no roll uses
+        json.dumps(dict(good, dodges="yes")).encode(), json.dumps(dict(good, turn_limit=10)).encode(),
+        # Arrays are read as official replays of the 2021 contest.
+        b"[null]", b"[1, null]", b'[{"players": []}, null]', b"[" * 100000 + b"]" * 100000,
+        json.dumps([{"players": [{}, {}], "state": 1, "gamestate": 3, "cur_turn": 0, "rounds": 0, "score": 0,
+                    "operation": [{"Action": "Pick", "Fish": [1, 2, 3, 99]}]}, None]).encode(),
+        b" " * (2 * 1024 * 1024 + 1),
     ]
     count = Match.objects.count()
     for content in bad_files:

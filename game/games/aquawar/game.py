@@ -3,7 +3,8 @@ its records, and its web presentation."""
 from django.utils.translation import gettext_lazy as _
 
 from ..base import Game, Record, RecordError
-from . import bots, engine
+from . import bots, engine, source
+from .contest import official
 from .engine import randomplay
 from .engine import record as records
 from .web import AquawarWeb
@@ -29,8 +30,9 @@ class Aquawar(Game):
     default_level = "greedy"
     web = AquawarWeb()
 
-    def new_match(self, seed, first_mover=None):
-        return engine.new_match(seed, first_mover)
+    def new_match(self, seed, first_mover=None, setup=None):
+        # ``setup`` is an imported record's (``records.Record.setup``): the engine's own arguments.
+        return engine.new_match(seed, first_mover, **(setup or {}))
 
     def apply(self, state, seat, command):
         return engine.apply(state, seat, command, in_place=True)
@@ -90,21 +92,35 @@ class Aquawar(Game):
     def choose(self, level, view, events, legal, seat, rng, **options):
         return bots.make_bot(level, **options).choose(view, events, legal, seat, rng)
 
-    def make_record(self, seed, commands, *, first_mover=None, players=None, forfeit=None):
+    def make_record(self, seed, commands, *, first_mover=None, players=None, forfeit=None, setup=None):
         return records.make_record(
             seed,
             [{"player": seat, **command} for seat, command in commands],
             first_mover=first_mover,
             players=players,
             forfeit=forfeit,
+            **(setup or {}),
         )
 
     def read_record(self, data):
         try:
-            record = records.parse_record(data)
+            if self.claims_upload(data):
+                # Converted by playing it through, its recorded dodges all checked.
+                converted, notes = official.convert(data)
+                record, origin = records.parse_record(converted), source.official_replay(notes)
+            else:
+                record, origin = records.parse_record(data), None
+                if record.dodges is not None:
+                    # Only playing the record tells whether each recorded dodge belongs to a roll.
+                    records.replay(record)
         except records.RecordError as error:
             raise RecordError(error.code, error.message, error.command_index) from None
-        return Record(record.seed, record.commands, record.first_mover, record.players, record.forfeit)
+        return Record(
+            record.seed, record.commands, record.first_mover, record.players, record.forfeit, record.setup, origin
+        )
+
+    def claims_upload(self, data):
+        return isinstance(data, (bytes, str)) and official.is_replay(data)
 
 
 GAME = Aquawar()

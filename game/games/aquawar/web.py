@@ -1,9 +1,10 @@
 """How the site draws Aquawar (``game.games.base.Presentation``): the match page's board, forms and
-status, the log, the summary with its HP charts, the replay viewer's data and the deduction aid."""
+status, the log, the summary with its HP charts, the replay viewer's data, the deduction aid, and
+what an official replay of the 2021 contest is labelled."""
 from django.utils.translation import gettext_lazy as _
 
 from ..base import Presentation
-from . import history, presenter
+from . import history, presenter, source
 from .aid import deduction_aid
 from .engine import view
 from .forms import form_command
@@ -19,6 +20,7 @@ class AquawarWeb(Presentation):
         "controls": "aquawar/_controls.html",
         "summary": "aquawar/_summary.html",
         "replay": "aquawar/_replay.html",
+        "source": "aquawar/_source.html",
     }
     match_static = {"css": ("aquawar/aquawar.css",), "js": ("aquawar/pick.js",)}
     history_static = {"css": ("aquawar/aquawar.css",)}
@@ -27,6 +29,12 @@ class AquawarWeb(Presentation):
     summary_link = _("Summary and HP chart")
 
     blurb = _("Best of three rounds.")
+    import_note = _(
+        "An official replay file of the 2021 Saiblo contest (the JSON its program wrote for each game) is "
+        "imported the same way: it is played again here by the rules, with its dodges as they fell, and the "
+        "summary says where the official program departed from the rules. Files of builds from before the "
+        "final rules are refused, with the reason."
+    )
 
     def page_context(self, payload, marks, seats):
         return presenter.page_context(payload, marks, seats)
@@ -49,6 +57,9 @@ class AquawarWeb(Presentation):
     def summary(self, state, names, commands, plot):
         charts = [plot(series, history.FULL_HP) for series in history.hp_series(commands)]
         return {"rounds": history.round_rows(view(state, "all"), names, charts)}
+
+    def describe_source(self, origin, names):
+        return source.describe_source(origin, names)
 
     def replay_data(self, frames, audience):
         species = history.named_species(frames)

@@ -6,9 +6,12 @@ commands give the same match, event for event.
 
 Public API
 ==========
-``new_match(seed, first_mover=None) -> MatchState``
+``new_match(seed, first_mover=None, *, dodges=None, turn_limit=64) -> MatchState``
     A match in round 1, pick phase. ``seed``: an integer from -2**63 to 2**63-1 (``bad_seed``
     otherwise). ``first_mover`` (0 or 1) overrides the seeded draw for round 1.
+    ``dodges`` (a list of booleans) replaces the seeded dodge rolls with recorded outcomes, used in
+    roll order (running out raises ``IllegalCommand`` ``dodges_used_up``); ``turn_limit`` 63 is the
+    2021 official program's round length. Both are for replaying official replays.
 
 ``apply(state, player, command, *, in_place=False) -> (MatchState, list[dict])``
     Apply one command for ``player`` (0 or 1). Raises ``IllegalCommand`` and leaves ``state``
@@ -34,7 +37,7 @@ Public API
 The view of the state
 ---------------------
 ``{"round": 1-3, "phase": "pick"|"assert"|"act"|"over", "to_move": 0|1|None, "turn": turns completed
-in this round, "max_turns": 64, "first_mover": this round's first mover or None before the first
+in this round, "max_turns": 64 (63 in an official replay's), "first_mover": this round's first mover or None before the first
 draw is known, "score": [w0, w1], "winner": 0|1|None, "end_reason": None|str,
 "rounds": [{"winner", "first_mover", "turns", "reason"}], "picked": [bool, bool],
 "picks": [pick0, pick1] (this round's locked picks ``{"fish": [...], "mimic": id|None}``; None

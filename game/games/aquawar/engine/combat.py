@@ -44,7 +44,7 @@ def hit(state, events, side, pos, amount, source=None):
     if fish.shields:
         fish.shields -= 1
         events.append({"type": "avoid", "side": side, "pos": pos, "amount": amount, "how": "shield"})
-    elif fish.can_dodge and state.next_random() % 100 < 30:
+    elif fish.can_dodge and state.dodge():
         events.append({"type": "avoid", "side": side, "pos": pos, "amount": amount, "how": "dodge"})
     else:
         _take(state, events, fish, side, pos, amount, source)

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 
 from . import rules
 from .errors import IllegalCommand
-from .state import SEED_MAX, SEED_MIN
+from .state import MAX_TURNS, SEED_MAX, SEED_MIN, TURN_LIMITS
 
 FORMAT = "aquawar-record/1"
 
-_TOP_KEYS = {"format", "seed", "first_mover", "players", "commands", "forfeit"}
+_TOP_KEYS = {"format", "seed", "first_mover", "players", "commands", "forfeit", "dodges", "turn_limit"}
 _KINDS = ("pick", "assert", "act")
 
 
@@ -47,6 +47,10 @@ class Record:
     forfeit: tuple[int, str] | None = None
     """``(player, reason)``: after the commands, that player lost the whole match (resignation,
     clock, illegal move in bot play); see ``rules.resign``."""
+    dodges: tuple[bool, ...] | None = None
+    """Every dodge roll's outcome in roll order, in place of the seed's rolls; all must be used."""
+    turn_limit: int | None = None
+    """Turns after which a round ends: None for the rules' 64, or 63 (the official program's)."""
 
     def to_json(self) -> dict:
         return make_record(
@@ -55,7 +59,24 @@ class Record:
             first_mover=self.first_mover,
             players=self.players,
             forfeit=self.forfeit,
+            dodges=self.dodges,
+            turn_limit=self.turn_limit,
         )
+
+    @property
+    def setup(self) -> dict | None:
+        """What ``new_match`` takes besides the seed and the first mover (its keyword arguments), as
+        JSON; None for a record that carries nothing of the kind, as every match played here."""
+        setup = {}
+        if self.dodges is not None:
+            setup["dodges"] = list(self.dodges)
+        if self.turn_limit not in (None, MAX_TURNS):
+            setup["turn_limit"] = self.turn_limit
+        return setup or None
+
+    def start(self):
+        """The match state before the first command."""
+        return rules.new_match(self.seed, self.first_mover, **(self.setup or {}))
 
 
 def _is_int(value) -> bool:
@@ -161,12 +182,22 @@ def parse_record(source) -> Record:
     commands = source.get("commands")
     if not isinstance(commands, list):
         raise RecordError("bad_record", '"commands" must be a list')
+    dodges = source.get("dodges")
+    if dodges is not None:
+        if not (isinstance(dodges, list) and all(isinstance(d, bool) for d in dodges)):
+            raise RecordError("bad_dodges", '"dodges" must be a list of true/false')
+        dodges = tuple(dodges)
+    turn_limit = source.get("turn_limit")
+    if turn_limit is not None and not (_is_int(turn_limit) and turn_limit in TURN_LIMITS):
+        raise RecordError("bad_turn_limit", '"turn_limit" must be ' + " or ".join(map(str, TURN_LIMITS)) + " or absent")
     return Record(
         seed=seed,
         commands=tuple(_parse_command(i, cmd) for i, cmd in enumerate(commands)),
         first_mover=first_mover,
         players=players,
         forfeit=_parse_forfeit(source.get("forfeit")),
+        dodges=dodges,
+        turn_limit=turn_limit,
     )
 
 
@@ -190,13 +221,10 @@ def replay(record) -> tuple:
     """
     if not isinstance(record, Record):
         record = parse_record(record)
-    state = rules.new_match(record.seed, record.first_mover)
+    state = record.start()
     events: list[dict] = []
     for index, (player, command) in enumerate(record.commands):
-        try:
-            state, produced = rules.apply(state, player, command, in_place=True)
-        except IllegalCommand as exc:
-            raise RecordError("illegal_command", f"command {index}: {exc}", index) from exc
+        state, produced = apply_recorded(state, index, player, command)
         events.extend(produced)
     if record.forfeit is not None:
         player, reason = record.forfeit
@@ -205,10 +233,28 @@ def replay(record) -> tuple:
         except IllegalCommand as exc:
             raise RecordError("illegal_forfeit", f"forfeit: {exc}") from exc
         events.extend(produced)
+    check_dodges_used(state)
     return state, events
 
 
-def make_record(seed: int, commands, first_mover: int | None = None, players=None, forfeit=None) -> dict:
+def apply_recorded(state, index, player, command):
+    """Command ``index`` of a record, applied in place; a refusal is a ``RecordError`` naming it."""
+    try:
+        return rules.apply(state, player, command, in_place=True)
+    except IllegalCommand as exc:
+        code = "bad_dodges" if exc.code == "dodges_used_up" else "illegal_command"
+        raise RecordError(code, f"command {index}: {exc}", index) from exc
+
+
+def check_dodges_used(state) -> None:
+    """A record's dodge outcomes must all be used: one left over belongs to no roll of the match."""
+    if state.dodges_left():
+        raise RecordError("bad_dodges", f"{state.dodges_left()} recorded dodge outcome(s) left over after the last command")
+
+
+def make_record(
+    seed: int, commands, first_mover: int | None = None, players=None, forfeit=None, dodges=None, turn_limit=None
+) -> dict:
     """Build a record dict from commands in record form (``{"player": p, ...}``).
 
     The result is checked with ``parse_record`` so nothing malformed is ever written out.
@@ -221,5 +267,9 @@ def make_record(seed: int, commands, first_mover: int | None = None, players=Non
     record["commands"] = [dict(cmd) for cmd in commands]
     if forfeit is not None:
         record["forfeit"] = {"player": forfeit[0], "reason": forfeit[1]}
+    if dodges is not None:
+        record["dodges"] = list(dodges)
+    if turn_limit is not None and turn_limit != MAX_TURNS:
+        record["turn_limit"] = turn_limit
     parse_record(record)
     return record

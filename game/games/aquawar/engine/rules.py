@@ -7,19 +7,25 @@ from . import combat
 from .errors import IllegalCommand
 from .legal import TEAM_SIZE, skill_targets
 from .species import MIMIC, SPECIES_SET, skill_category
-from .state import MAX_TURNS, SEED_MAX, SEED_MIN, Fish, MatchState
+from .state import MAX_TURNS, SEED_MAX, SEED_MIN, TURN_LIMITS, Fish, MatchState
 
 WINS_NEEDED = 2
 ASSERT_HP_LOSS = 50
 RESIGN_REASONS = ("resign", "timeout", "illegal", "abandon")
 
 
-def new_match(seed, first_mover=None):
+def new_match(seed, first_mover=None, *, dodges=None, turn_limit=MAX_TURNS):
+    """``dodges``: recorded dodge outcomes to use in roll order instead of the generator's rolls;
+    ``turn_limit``: 64 (the rules) or 63 (the 2021 official program, for its replays)."""
     if not _is_int(seed) or not SEED_MIN <= seed <= SEED_MAX:
         raise IllegalCommand("bad_seed", "The seed must be an integer from -2**63 to 2**63-1.")
     if first_mover is not None and first_mover not in (0, 1):
         raise IllegalCommand("bad_first_mover", "The first mover must be player 0 or 1.")
-    state = MatchState(seed, None)
+    if dodges is not None and not (isinstance(dodges, (list, tuple)) and all(isinstance(d, bool) for d in dodges)):
+        raise IllegalCommand("bad_dodges", "Recorded dodge outcomes must be a list of true/false.")
+    if not _is_int(turn_limit) or turn_limit not in TURN_LIMITS:
+        raise IllegalCommand("bad_turn_limit", f"The turn limit must be one of {', '.join(map(str, TURN_LIMITS))}.")
+    state = MatchState(seed, None, dodges, turn_limit)
     drawn = state.next_random() & 1
     state.first_mover = drawn if first_mover is None else first_mover
     return state
@@ -280,7 +286,7 @@ def _run_act(state, events, player, checked):
     if combat.settle_deaths(state, events) and _check_round_end(state, events, player):
         return
     state.turn += 1
-    if state.turn >= MAX_TURNS:
+    if state.turn >= state.turn_limit:
         _end_round(state, events, _tiebreak(state), "turn_limit")
         return
     state.to_move = 1 - player
@@ -299,7 +305,7 @@ def _check_round_end(state, events, actor_side):
 
 
 def _tiebreak(state):
-    """After 64 turns: more fish → more total HP → higher single HP → the second mover."""
+    """After the last turn: more fish → more total HP → higher single HP → the second mover."""
     def standing(team):
         hps = [f.hp for f in team if f.alive]
         return (len(hps), sum(hps), max(hps, default=0))

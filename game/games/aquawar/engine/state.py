@@ -1,8 +1,11 @@
 """Match state: plain data with an exact JSON round trip, and the seeded random generator.
 
 The generator is SplitMix64 on a 64-bit integer kept in the state, so a state serialised mid-match
-and restored continues with the very same dodge rolls.
+and restored continues with the very same dodge rolls. A match replayed from a record that carries
+its dodge outcomes (an official replay's, whose dodges no seed reproduces) takes them from
+``dodges`` instead, in roll order; the JSON holds the ones not used yet.
 """
+from .errors import IllegalCommand
 from .species import ACTIVE, DODGE, MIMIC, PASSIVE, SHIELD, EXPLODE
 
 MASK64 = (1 << 64) - 1
@@ -13,6 +16,10 @@ START_HP = 400
 START_ATK = 100
 START_SHIELDS = 3
 MAX_TURNS = 64
+# The 2021 official program ended rounds after 63 turns; its replays are replayed under that limit.
+OFFICIAL_TURN_LIMIT = 63
+TURN_LIMITS = (MAX_TURNS, OFFICIAL_TURN_LIMIT)
+DODGE_PERCENT = 30
 PHASES = ("pick", "assert", "act", "over")
 
 
@@ -159,9 +166,12 @@ class MatchState:
         "picks",
         "past_picks",
         "teams",
+        "dodges",
+        "dodges_used",
+        "turn_limit",
     )
 
-    def __init__(self, seed, first_mover):
+    def __init__(self, seed, first_mover, dodges=None, turn_limit=MAX_TURNS):
         self.seed = seed
         self.rng = seed & MASK64
         self.round = 1
@@ -181,10 +191,30 @@ class MatchState:
         # Picks of finished rounds, [[pick0, pick1], ...], for after-match views.
         self.past_picks = []
         self.teams = [[], []]
+        self.use_dodges(dodges)
+        self.turn_limit = turn_limit
 
     def next_random(self):
         self.rng, out = splitmix64(self.rng)
         return out
+
+    def use_dodges(self, outcomes):
+        """From now on each dodge roll takes the next of ``outcomes`` (None: rolls from the seed)."""
+        # A tuple shared by copies, and how many of it are used: a roll costs the same however long it is.
+        self.dodges = None if outcomes is None else tuple(outcomes)
+        self.dodges_used = 0
+
+    def dodges_left(self):
+        return 0 if self.dodges is None else len(self.dodges) - self.dodges_used
+
+    def dodge(self):
+        """Whether a fish that may dodge dodges this damage instance."""
+        if self.dodges is None:
+            return self.next_random() % 100 < DODGE_PERCENT
+        if not self.dodges_left():
+            raise IllegalCommand("dodges_used_up", "The recorded dodge outcomes ran out before this roll.")
+        self.dodges_used += 1
+        return self.dodges[self.dodges_used - 1]
 
     def copy(self):
         other = MatchState.__new__(MatchState)
@@ -204,10 +234,13 @@ class MatchState:
         other.picks = list(self.picks)
         other.past_picks = [list(p) for p in self.past_picks]
         other.teams = [[f.copy() for f in team] for team in self.teams]
+        other.dodges = self.dodges
+        other.dodges_used = self.dodges_used
+        other.turn_limit = self.turn_limit
         return other
 
     def to_json(self):
-        return {
+        data = {
             "seed": self.seed,
             "rng": self.rng,
             "round": self.round,
@@ -224,6 +257,12 @@ class MatchState:
             "past_picks": [[_pick_json(p) for p in pair] for pair in self.past_picks],
             "teams": [[f.to_json() for f in team] for team in self.teams],
         }
+        # Only when set, so the states of ordinary matches keep their shape.
+        if self.dodges is not None:
+            data["dodges"] = list(self.dodges[self.dodges_used:])
+        if self.turn_limit != MAX_TURNS:
+            data["turn_limit"] = self.turn_limit
+        return data
 
     @classmethod
     def from_json(cls, data):
@@ -243,6 +282,8 @@ class MatchState:
         state.picks = [_pick_json(p) for p in data["picks"]]
         state.past_picks = [[_pick_json(p) for p in pair] for pair in data["past_picks"]]
         state.teams = [[Fish.from_json(f) for f in team] for team in data["teams"]]
+        state.use_dodges(data.get("dodges"))
+        state.turn_limit = data.get("turn_limit", MAX_TURNS)
         return state
 
     def __eq__(self, other):

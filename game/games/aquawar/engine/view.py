@@ -9,7 +9,6 @@ the other side's species (until revealed by assertion), a Mimic's copy target, A
 pending delayed effects or which exact passive produced a visible effect.
 """
 from .species import SPECIES
-from .state import MAX_TURNS
 
 AUDIENCES = (0, 1, "spectator", "all")
 
@@ -153,7 +152,7 @@ def view(state, audience):
         "phase": state.phase,
         "to_move": state.to_move,
         "turn": state.turn,
-        "max_turns": MAX_TURNS,
+        "max_turns": state.turn_limit,
         "first_mover": state.first_mover,
         "score": list(state.score),
         "winner": state.winner,

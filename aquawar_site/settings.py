@@ -66,6 +66,8 @@ INSTALLED_APPS = [
     # Each game's package is an app too, so that its templates and static files are found in it.
     *(f"game.games.{name}" for name in GAMES),
     "lobby",
+    "ratings",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -179,6 +181,12 @@ MATCH_HELLO_RATE = tuple(int(n) for n in os.environ.get("MATCH_HELLO_RATE", "3/1
 MAX_BOT_SOCKETS_PER_USER = int(os.environ.get("MAX_BOT_SOCKETS_PER_USER", "10"))
 # An open match nobody has joined is cancelled (end_reason "expired") after this long.
 OPEN_MATCH_MINUTES = int(os.environ.get("OPEN_MATCH_MINUTES", "60"))
+# How long a player's opponent must have been away (no socket on the match) before the player may
+# claim the win or abort the match (game/fairness.py): the match's own move clock when it has one,
+# else this many seconds.
+CLAIM_AFTER_SECONDS = int(os.environ.get("CLAIM_AFTER_SECONDS", "60"))
+# Chat messages one person may post in one match per window (seconds): "messages/seconds".
+CHAT_RATE = tuple(int(n) for n in os.environ.get("CHAT_RATE", "5/10").split("/"))
 
 # The proxies in front of the site that append the client's address to X-Forwarded-For (nginx:
 # 1); 0 reads the connection's own address. The one rule for every client address the site uses

@@ -7,4 +7,6 @@ urlpatterns = [
     path("", include("lobby.urls")),
     path("", include("game.urls")),
     path("", include("game.history.urls")),
+    path("", include("ratings.urls")),
+    path("", include("tournaments.urls")),
 ]

@@ -35,6 +35,9 @@ class Match(models.Model):
         LIVE = "live", "live"
         FINISHED = "finished", "finished"
         CANCELLED = "cancelled", "cancelled"
+        # Ended without a result, as lichess aborts a game nobody really started (game/fairness.py):
+        # nobody won, nobody lost, no rating moves.
+        ABORTED = "aborted", "aborted"
 
     # The game played (a name in the registry, game.games); ``state``, the events' contents and the
     # commands are that game's. Checked by the services, not by choices, so adding a game needs no
@@ -59,12 +62,15 @@ class Match(models.Model):
     version = models.PositiveIntegerField(default=0)
     state = models.JSONField(null=True, blank=True)
     winner = models.PositiveSmallIntegerField(null=True, blank=True)
-    end_reason = models.CharField(max_length=16, blank=True)
+    end_reason = models.CharField(max_length=32, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
     finished = models.DateTimeField(null=True, blank=True)
     # An uploaded record (game.history.imports): unranked, never counted in anyone's won/lost totals.
     imported = models.BooleanField(default=False)
+    # Rated (changes both players' ratings when it finishes; ratings/) or casual. Only ever set
+    # between two accounts with no built-in level in a seat, never on an imported match (services).
+    rated = models.BooleanField(default=False)
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, related_name="uploaded_matches", null=True, blank=True
     )
@@ -172,3 +178,4 @@ class Presence(models.Model):
 
 # Bot seats and API tokens live in their own module; importing them here registers them with the app.
 from .programs.models import ApiToken, BotAccount, BotConnection, BotSeat  # noqa: E402,F401
+from .chat.models import ChatMessage, ChatMute  # noqa: E402,F401

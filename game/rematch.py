@@ -94,6 +94,7 @@ def _start(old):
         first_mover=first,
         rematch_of=old,
         move_seconds=old.move_seconds,
+        rated=old.rated,
     )
     # The built-in levels play on; a program seat is not carried over: its program takes the new
     # match's seat itself (or the person plays it).

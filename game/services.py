@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from . import games
 from .live import clocks, presence
-from .models import Match, MatchEvent, hold_account
+from .models import BotAccount, BotSeat, Match, MatchEvent, hold_account, new_seed
 
 logger = logging.getLogger(__name__)
 
@@ -56,15 +56,18 @@ def match_group(match_id):
 def ring_doorbell(match_id, version):
     """Tell every socket on the match that it may be behind. Carries no state and no events; ``ring``
     names this ring, so the sockets of one process can share one read made after it (game/fanout.py)."""
+    _group_send(match_group(match_id), {"type": "match.changed", "version": version, "ring": secrets.token_hex(8)})
+
+
+def _group_send(group, message):
     send = get_channel_layer().group_send
-    message = {"type": "match.changed", "version": version, "ring": secrets.token_hex(8)}
     loop = _socket_loop()
     if loop is None:
-        async_to_sync(send)(match_group(match_id), message)
+        async_to_sync(send)(group, message)
         return
     # In a socket's database call, i.e. on the process's one database thread: the event loop sends
     # the ring, and this thread goes on with the other sockets' work instead of waiting for Redis.
-    asyncio.run_coroutine_threadsafe(send(match_group(match_id), message), loop).add_done_callback(_rang)
+    asyncio.run_coroutine_threadsafe(send(group, message), loop).add_done_callback(_rang)
 
 
 def _socket_loop():
@@ -82,6 +85,16 @@ def _rang(future):
         logger.warning("Ringing a match's doorbell failed", exc_info=future.exception())
 
 
+def user_group(user_id):
+    """The channel-layer group of one account's lobby sockets (lobby/consumers.py)."""
+    return f"user-{user_id}"
+
+
+def tell_user(user_id, message):
+    """Send ``message`` to every lobby socket of ``user_id``; lost if none is open (nobody waits)."""
+    _group_send(user_group(user_id), message)
+
+
 def _ring_on_commit(match_id, version):
     # robust: the change is committed whatever happens to the doorbell; sockets catch up on the
     # next doorbell or reconnect, so a lost ring is never worth an error for the player.
@@ -92,6 +105,19 @@ def _ring_on_commit(match_id, version):
 # match's id: the bot runner (game.programs.runner) settles it then. A signal, so that this module
 # need not import the runner, which plays through this module.
 settle_requested = Signal()
+
+# Sent inside the transaction that ends a match, under its row lock, once per match: ``match`` is the
+# row as the change left it (status FINISHED with its winner, or CANCELLED or ABORTED when called
+# off). Whatever must happen exactly once with the end (a rating change, ratings/) happens in a
+# receiver, and commits or rolls back with it; slow work belongs in ``transaction.on_commit``.
+match_ended = Signal()
+
+
+def _ended(current, fields):
+    """Announce the end of the locked match ``current``, given the ``fields`` the change wrote."""
+    for name, value in fields.items():
+        setattr(current, name, value)
+    match_ended.send(sender=Match, match=current)
 
 
 def _changed(match, version, game, state, actor=None, restart=True):
@@ -132,15 +158,23 @@ def check_vs_computer_limit(user_id, level):
         )
 
 
-def create_match(host, *, private=False, move_seconds=0, level=None, game=games.DEFAULT):
-    """A new open match of ``game`` (a name) hosted by ``host``. ``move_seconds``: the time control
-    for the people in it, one of the game's ``time_controls``. ``level``: the built-in level that
-    joins it at once (game/programs/seats.py), so it counts against the live matches against that
-    level, not the open ones. Both limits are checked here, where every match but a rematch is made."""
-    _require_member(host)
+def _checked_time_control(game, move_seconds):
     chosen = game_named(game)
     if move_seconds not in chosen.time_controls or isinstance(move_seconds, bool):
         raise ServiceError("bad_time_control", str(chosen.bad_time_control))
+    return chosen
+
+
+def create_match(host, *, private=False, move_seconds=0, level=None, game=games.DEFAULT, rated=False):
+    """A new open match of ``game`` (a name) hosted by ``host``. ``move_seconds``: the time control
+    for the people in it, one of the game's ``time_controls``. ``level``: the built-in level that
+    joins it at once (game/programs/seats.py), so it counts against the live matches against that
+    level, not the open ones. Both limits are checked here, where every match but a rematch is made.
+    ``rated``: the result changes both players' ratings; never against a built-in level."""
+    _require_member(host)
+    chosen = _checked_time_control(game, move_seconds)
+    if rated and level is not None:
+        raise ServiceError("rated_vs_computer", _("A match against the computer can't be rated."))
     with transaction.atomic():
         hold_account(host.pk)
         if level is not None:
@@ -149,8 +183,52 @@ def create_match(host, *, private=False, move_seconds=0, level=None, game=games.
             message = _("You already have %(count)d open matches: cancel one first.")
             raise ServiceError("too_many_open", message % {"count": MAX_OPEN_MATCHES})
         return Match.objects.create(
-            host=host, private=bool(private), move_seconds=move_seconds, game=chosen.name
+            host=host, private=bool(private), move_seconds=move_seconds, game=chosen.name, rated=bool(rated)
         )
+
+
+def start_between(first, second, *, game=games.DEFAULT, move_seconds=0, rated=False, program_seats=()):
+    """A live match of ``game`` between two accounts the server paired (quick pairing, tournaments):
+    ``first`` hosts (seat 0), ``second`` is the guest. No open-match limit: nobody waits in the lobby.
+    ``program_seats``: the seats a program plays over the bot socket, under the contest rules (its
+    clock runs from the start, so a program that doesn't show loses by timeout)."""
+    return start_many([(first, second, program_seats)], game=game, move_seconds=move_seconds, rated=rated)[0]
+
+
+def start_many(pairings, *, game=games.DEFAULT, move_seconds=0, rated=False):
+    """``start_between`` for many pairs at once, in one transaction and a few statements (a crowded
+    quick-pairing pool, a tournament round): ``pairings`` is ``[(first, second, program_seats)]``.
+    Returns the matches in the same order. Every pair is checked before anything is made."""
+    chosen = _checked_time_control(game, move_seconds)
+    accounts = set()
+    for first, second, _seats in pairings:
+        _require_member(first)
+        _require_member(second)
+        if first.pk == second.pk:
+            raise ServiceError("own_match", _("You can't join your own match."))
+        accounts.update((first.pk, second.pk))
+    if rated and BotAccount.objects.filter(user_id__in=accounts).exists():
+        raise ServiceError("rated_vs_computer", _("A match against the computer can't be rated."))
+    seeds = [new_seed() for _ in pairings]
+    states = [chosen.new_match(seed) for seed in seeds]
+    with transaction.atomic():
+        # Made live at once, both seats taken (as a rematch is): nobody joins a match the server paired.
+        matches = Match.objects.bulk_create(
+            Match(
+                host=first, guest=second, status=Match.Status.LIVE, seed=seed, state=chosen.dump(state),
+                move_seconds=move_seconds, game=chosen.name, rated=bool(rated),
+            )
+            for (first, second, _seats), seed, state in zip(pairings, seeds, states)
+        )
+        # The seats exist before the clocks are armed, so a program's starts with the match.
+        BotSeat.objects.bulk_create(
+            BotSeat(match=match, seat=seat, level=BotSeat.PROGRAM)
+            for match, (_first, _second, seats) in zip(matches, pairings)
+            for seat in set(seats)
+        )
+        for match, state in zip(matches, states):
+            _changed(match, 0, chosen, state)
+    return matches
 
 
 def join_match(match, user):
@@ -169,6 +247,11 @@ def join_match(match, user):
         if touched != 1:
             raise ServiceError("not_open", _("This match is no longer open."))
         _changed(current, current.version, game, fresh)
+        if not BotSeat.objects.filter(match_id=current.pk).exists():
+            # The host may be waiting in the lobby: it takes them to the match (a machine joining
+            # is the host's own doing, and they are on their way already).
+            joined = {"type": "match.joined", "match": current.pk, "guest": user.username}
+            transaction.on_commit(partial(tell_user, current.host_id, joined), robust=True)
     current.refresh_from_db()
     return current
 
@@ -218,15 +301,20 @@ def expire_open(match_id, created_before):
         return _call_off(current, "expired")
 
 
-def _call_off(current, reason=""):
-    """Cancel the locked match ``current``: nobody wins, nothing is added to its history."""
+ABORTED = Match.Status.ABORTED
+
+
+def _call_off(current, reason="", status=Match.Status.CANCELLED):
+    """Cancel (or abort: ``status``) the locked match ``current``: nobody wins, nothing is added to
+    its history."""
     now = timezone.now()
     touched = Match.objects.filter(pk=current.pk, version=current.version, status=current.status).update(
-        status=Match.Status.CANCELLED, end_reason=reason, updated=now, finished=now
+        status=status, end_reason=reason, updated=now, finished=now
     )
     if touched != 1:
         return False
     _changed(current, current.version, None, None)
+    _ended(current, {"status": status, "end_reason": reason, "updated": now, "finished": now})
     return True
 
 
@@ -283,6 +371,8 @@ def forfeit_overdue(match_id):
     A person's clock under the match's time control and a program's contest clock count alike.
     Should both seats have run out at the same instant (neither locked in a team before the
     deadline they shared), no side can be the winner: the match is cancelled, with the same reason.
+    A person whose clock ran out before their first command of the match loses nothing: the match
+    is aborted ("no_first_move").
     The clocks are read under the match lock and cleared by the change itself, so however many
     timers and sweeps (in however many processes) get here, the forfeit happens once.
     """
@@ -296,6 +386,9 @@ def forfeit_overdue(match_id):
         if len(overdue) == 2 and overdue[0][0] == overdue[1][0]:
             return Result(current.version, False) if _call_off(current, "timeout") else None
         seat = overdue[0][1]
+        if current.deadlines[seat] is not None and not MatchEvent.objects.filter(match=current, seat=seat).exists():
+            # A person who never made a first move (as lichess): nobody played a match that could be lost.
+            return Result(current.version, False) if _call_off(current, "no_first_move", ABORTED) else None
 
         def run(game, state, _seat, _current):
             return game.resign(state, seat, "timeout")
@@ -358,4 +451,6 @@ def _change(match_id, user, client_id, command, run, seat=None):
             # Only possible if something bypassed the lock; raising rolls the event row back too.
             raise ServiceError("stale_version", _("The match changed meanwhile; try again."))
         _changed(current, version, game, state, actor=seat, restart=game.restarts_clock(command))
+        if outcome is not None:
+            _ended(current, fields)
     return Result(version, False)

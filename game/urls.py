@@ -6,8 +6,14 @@ app_name = "game"
 
 urlpatterns = [
     path("match/<int:match_id>/", views.match_page, name="match"),
+    path("match/<int:match_id>/move/", views.move, name="move"),
     path("match/<int:match_id>/resign/", views.resign, name="resign"),
     path("match/<int:match_id>/rematch/", views.rematch_answer, name="rematch"),
+    path("match/<int:match_id>/abort/", views.abort, name="abort"),
+    path("match/<int:match_id>/claim/", views.claim, name="claim"),
+    path("match/<int:match_id>/chat/", views.chat_post, name="chat"),
+    path("match/<int:match_id>/chat/mute/", views.chat_mute, name="chat_mute"),
+    path("games/<slug:name>/how-to-play/", views.how_to_play, name="how_to_play"),
 ]
 # Each game's own views for the players of a match (Aquawar's deduction aid), under the same names.
 urlpatterns += [

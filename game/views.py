@@ -1,4 +1,5 @@
-"""The match page, and the POST forms beside its socket (resign, rematch) for pages without one."""
+"""The match page, and the POST forms beside its socket (moves, resign, rematch) for pages without one."""
+import json
 import uuid
 from functools import partial, wraps
 
@@ -9,12 +10,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_POST, require_safe
 
-from . import games, rematch, services
+from . import fairness, games, rematch, services
+from .chat import service as chat
 from .access import may_watch
 from .live import frames, presence, presenter
-from .live.protocol import CLIENT_ID
+from .live.protocol import CLIENT_ID, ProtocolError, parse
 from .models import Match
 
 
@@ -48,6 +50,7 @@ def match_page(request, match_id):
             "invite_url": request.build_absolute_uri(reverse("invite", args=[match.invite_token])),
             "resign_id": uuid.uuid4().hex,
             "invite": invite,
+            "chat": chat.box(match, seat, request.user),
         }
     )
     return render(request, "game/match.html", context)
@@ -95,6 +98,26 @@ def resign(request, match_id):
 
 @require_POST
 @login_required
+def move(request, match_id):
+    """A move form sent as a plain POST (a page without JavaScript): the same fields, the same
+    checks and the same service as the socket's ``form`` frame."""
+    match = get_object_or_404(Match, pk=match_id)
+    if match.seat_of(request.user) is None:
+        raise Http404
+    game = games.get(match.game)
+    # A field sent more than once (ticked boxes) becomes a list, as the socket's form frames send it.
+    fields = {key: values if len(values) > 1 else values[0] for key, values in request.POST.lists()}
+    fields.pop("csrfmiddlewaretoken", None)
+    try:
+        frame = parse(json.dumps({**fields, "type": "form"}), match.pk, game.web.form_command)
+        services.apply_command(match.pk, request.user, frame["id"], frame["version"], frame["command"])
+    except (ProtocolError, services.ServiceError) as error:
+        messages.error(request, presenter.refusal_text(game, error.code, error.message))
+    return redirect("game:match", match_id=match.pk)
+
+
+@require_POST
+@login_required
 def rematch_answer(request, match_id):
     """Offer, accept or decline a rematch (``answer``); accepting leads both players to the new match."""
     match = get_object_or_404(Match, pk=match_id)
@@ -107,3 +130,67 @@ def rematch_answer(request, match_id):
         return redirect("game:match", match_id=match.pk)
     new = rematch.info(match)["match"]
     return redirect("game:match", match_id=new or match.pk)
+
+
+def _settled(request, match_id, service, done):
+    """A POST beside the socket that ends the match for its player (``service(match_id, user)``)."""
+    match = get_object_or_404(Match, pk=match_id)
+    if match.seat_of(request.user) is None:
+        raise Http404
+    try:
+        service(match.pk, request.user)
+    except services.ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.info(request, done)
+    return redirect("game:match", match_id=match.pk)
+
+
+@require_POST
+@login_required
+def abort(request, match_id):
+    """End the match without a result (against the computer, or an opponent long gone)."""
+    return _settled(request, match_id, fairness.abort, _("The match was aborted: no result."))
+
+
+@require_POST
+@login_required
+def claim(request, match_id):
+    """Claim the win from an opponent who has been away longer than the clock allows."""
+    return _settled(request, match_id, fairness.claim_win, _("You claimed the win."))
+
+
+def _chat_form(request, match_id, act):
+    """A chat form posted without the socket (no JavaScript): ``act(match)``, then back to the page."""
+    match, _invite = watchable_match(request, match_id)
+    try:
+        act(match)
+    except services.ServiceError as error:
+        messages.error(request, error.message)
+    return redirect("game:match", match_id=match.pk)
+
+
+@require_POST
+@login_required
+def chat_post(request, match_id):
+    return _chat_form(request, match_id, lambda match: chat.post(match, request.user, request.POST.get("text", "")))
+
+
+@require_POST
+@login_required
+def chat_mute(request, match_id):
+    on = request.POST.get("mute", "on") != "off"
+    return _chat_form(request, match_id, lambda match: chat.mute(request.user, request.POST.get("user", ""), on))
+
+
+@require_safe
+def how_to_play(request, name):
+    """A game's rules for people: the goal, a turn, the pieces, what each side sees."""
+    try:
+        game = games.get(name)
+    except games.UnknownGame:
+        raise Http404 from None
+    if game.web.how_to_play is None:
+        raise Http404
+    context = {"game": game, "body": game.web.how_to_play, **game.web.how_to_play_context()}
+    return render(request, "game/how_to_play.html", context)

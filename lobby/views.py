@@ -12,7 +12,9 @@ from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from game import games
 from game.access import may_watch
+from game.live.presenter import how_to_play_url
 from game.models import Match
 from game.programs import tokens
 from game.programs.seats import start_vs_computer
@@ -23,6 +25,15 @@ from .forms import NewMatchForm, TokenForm, VsComputerForm
 
 LIST_LIMIT = 50
 PROFILE_LIMIT = 20
+# The session key of the game, time control (and level) last chosen in each of the lobby's forms,
+# which the lobby offers again.
+LAST_CHOICE = "lobby_last_choice"
+
+
+def remember_choice(request, form_name, cleaned, fields):
+    last = dict(request.session.get(LAST_CHOICE, {}))
+    last[form_name] = {field: cleaned[field] for field in fields}
+    request.session[LAST_CHOICE] = last
 
 
 def match_url(match):
@@ -77,11 +88,13 @@ def match_lists(user):
 def lobby(request):
     # Abandoned matches must not linger in anyone's list; cheap: at most one sweep a minute.
     sweep_now_and_then()
+    last = request.session.get(LAST_CHOICE, {})
     context = {
-        "form": NewMatchForm(),
+        "form": NewMatchForm(initial=last.get("new", {})),
         # Both forms have a time control: distinct ids keep each one's label on its own field.
-        "vs_computer_form": VsComputerForm(auto_id="computer_%s"),
+        "vs_computer_form": VsComputerForm(auto_id="computer_%s", initial=last.get("computer", {})),
         **match_lists(request.user),
+        "guides": [(game.title, how_to_play_url(game)) for game in games.every() if how_to_play_url(game)],
     }
     return render(request, "lobby/lobby.html", context)
 
@@ -104,15 +117,19 @@ def match_new(request):
             messages.error(request, form.errors["move_seconds"][0])
         elif "game" in form.errors:
             messages.error(request, _("Choose a game."))
+        elif "rated" in form.errors:
+            messages.error(request, _("Choose a rated or a casual match."))
         else:
             messages.error(request, _("Choose who may join the match."))
         return redirect("lobby")
+    remember_choice(request, "new", form.cleaned_data, ("game", "move_seconds", "visibility"))
     try:
         match = create_match(
             request.user,
             private=form.private,
             move_seconds=form.cleaned_data["move_seconds"],
             game=form.cleaned_data["game"],
+            rated=form.cleaned_data["rated"],
         )
     except ServiceError as error:
         messages.error(request, error.message)
@@ -204,7 +221,7 @@ def result_of(match, seat):
     """(label, badge style) of `match` for the player in `seat`; words, not colours, carry it."""
     if match.status == "finished" and match.winner is not None:
         return (_("Won"), "won") if match.winner == seat else (_("Lost"), "lost")
-    labels = {"open": _("Waiting"), "live": _("Playing"), "finished": _("Finished")}
+    labels = {"open": _("Waiting"), "live": _("Playing"), "finished": _("Finished"), "aborted": _("Aborted")}
     return labels.get(match.status, match.status), "live" if match.status == "live" else "neutral"
 
 
@@ -245,6 +262,7 @@ def vs_computer(request):
         else:
             messages.error(request, _("Choose a game.") if "game" in form.errors else _("Choose a level."))
         return redirect("lobby")
+    remember_choice(request, "computer", form.cleaned_data, ("game", "move_seconds", "level"))
     try:
         match = start_vs_computer(
             request.user,

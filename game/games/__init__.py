@@ -11,7 +11,7 @@ from importlib import import_module
 
 # In the order the lobby offers them; the first is the default (and every match stored before
 # matches knew their game is one of it).
-NAMES = ("aquawar",)
+NAMES = ("aquawar", "miracle")
 DEFAULT = NAMES[0]
 
 

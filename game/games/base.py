@@ -245,13 +245,15 @@ class Presentation:
         """Template context of the board, controls and status from a ``state`` frame's body
         (``payload``: view, choices, players, clock …), the newest log line's ``marks`` and, per
         seat, ``{"label": the player's name as the viewer reads it, "clock": its running clock or
-        None}`` (drawn with "game/_clock.html")."""
+        None (drawn with "game/_clock.html"), "program": whether a program plays the seat}``."""
         raise NotImplementedError
 
     def log_book(self, audience, players):
         """A reader of projected events that writes the log (``entries(versions)`` → lines of
-        ``{"version", "text", "kind", "images"}``, ``describe(event)`` → text or None, and
-        ``marks`` for the board); it must name nothing its events did not name."""
+        ``{"version", "text", "kind", "images"}``, and ``"own": True`` on the lines of the viewer's
+        own decisions if the game marks them (the page marks what came after as new);
+        ``describe(event)`` → text or None, and ``marks`` for the board); it must name nothing its
+        events did not name."""
         raise NotImplementedError
 
     def form_command(self, frame):
@@ -288,6 +290,15 @@ class Presentation:
         ``{"data": JSON for its script, "rounds": what the jump list offers}``. Only what the
         frames name may appear in it."""
         raise NotImplementedError
+
+    #: The body of the game's "How to play" page (a template name), shown at
+    #: ``/games/<name>/how-to-play/`` and linked from the lobby and the match page; None: the game
+    #: has none yet (no links are shown). It gets ``how_to_play_context()`` and ``game``.
+    how_to_play = None
+
+    def how_to_play_context(self):
+        """What the "How to play" template needs beyond ``game`` (e.g. the pieces and their texts)."""
+        return {}
 
     #: Extra views on a match for its players: [(path suffix, URL name, view)], routed as
     #: ``match/<id>/<suffix>`` in the "game" namespace; each view is called as

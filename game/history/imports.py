@@ -6,6 +6,7 @@ The game whose format the file names, or that claims it (``games.for_record``), 
 the game's full events in it), so history, summary, replay and export need no special case beyond
 the player names.
 """
+import json
 import unicodedata
 from datetime import timedelta
 
@@ -51,6 +52,34 @@ def _play(game, record):
     return state, played
 
 
+class AlreadyImported(RecordError):
+    """The very record (same game, seed, setup, source, players and commands) is stored already: ``match``."""
+
+    def __init__(self, match):
+        super().__init__("already_imported", _("This record has been imported already."))
+        self.match = match
+
+
+def _same(value):
+    # Compared as stored: JSON, with the keys in order.
+    return json.dumps(value, sort_keys=True)
+
+
+def already_imported(game, record, played, names):
+    """The imported match that holds this very record, or None."""
+    candidates = Match.objects.filter(
+        imported=True, game=game.name, seed=record.seed, first_mover=record.first_mover, version=len(played)
+    )
+    wanted = _same([[seat, command] for seat, command, _events in played])
+    for match in candidates.order_by("pk"):
+        if _same([match.setup, match.source, match.player_names]) != _same([record.setup, record.source, names]):
+            continue
+        stored = match.events.order_by("version").values_list("seat", "command")
+        if _same([[seat, command] for seat, command in stored]) == wanted:
+            return match
+    return None
+
+
 def printable(name):
     """No control characters (NUL cannot be stored in PostgreSQL's jsonb) and no lone surrogates
     (JSON escapes can smuggle them in; no page holding one could be encoded as UTF-8)."""
@@ -87,6 +116,9 @@ def import_record(data, user):
     now = timezone.now()
     with transaction.atomic():
         hold_account(user.pk)
+        existing = already_imported(game, record, played, names)
+        if existing is not None:
+            raise AlreadyImported(existing)
         if Match.objects.filter(uploaded_by=user, created__gte=now - timedelta(days=1)).count() >= MAX_IMPORTS_PER_DAY:
             message = _("your account imported %(count)d records in the last 24 hours; try again later")
             raise RecordError("too_many_imports", message % {"count": MAX_IMPORTS_PER_DAY})

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from .. import games
 from ..access import may_watch
+from ..chat import service as chat
 from ..games.base import RecordError
 from ..live import frames
 from ..models import Match
@@ -61,6 +62,8 @@ def replay(request, match_id):
         "script": game.web.replay_script,
         "source": source(match, names),
         "log": [line for step in steps for line in step["lines"] if line],
+        # The chat is shown once the match is over (both rooms then: game/chat/service.py).
+        "chat": chat.box(match, None, None) if match.status == Match.Status.FINISHED else None,
     }
     return render(request, "history/replay.html", context)
 
@@ -108,6 +111,13 @@ def import_record(request):
             # The size is checked before reading, so a huge upload is never pulled into memory.
             imports.check_size(upload.size)
             match = imports.import_record(upload.read(), request.user)
+        except imports.AlreadyImported as duplicate:
+            # Taken to the match that holds it, told so: nothing new is stored.
+            existing = duplicate.match.pk
+            messages.info(
+                request, _("This record is already here, as match %(id)s: nothing was imported again.") % {"id": existing}
+            )
+            return redirect("history:summary", match_id=existing)
         except RecordError as refused:
             error = refusal(refused)
         else:

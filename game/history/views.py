@@ -1,8 +1,10 @@
-"""Finished matches: the history lists and a match's summary (its game's: for Aquawar the rounds,
-teams and HP charts).
+"""Ended matches: the history lists and a finished match's summary (its game's: for Aquawar the
+rounds, teams and HP charts).
 
-Only finished matches appear here, and a finished match hides nothing any more (its audience is
-``"all"``), so these pages may show everything. A live match is never listed and has no summary.
+A finished match hides nothing any more (its audience is ``"all"``), so these pages may show
+everything of it. An aborted match (docs/fairness.md) is listed too, marked "Aborted", but shows
+nothing of its game: its state may hold a pick the other side never saw, so it has no score, no
+turns, no summary and no replay. A live match is never listed and has no summary.
 """
 from django import forms
 from django.contrib.auth import get_user_model
@@ -30,16 +32,33 @@ class HistoryFilter(forms.Form):
     result = forms.ChoiceField(
         label=gettext_lazy("Result"),
         required=False,
-        choices=[("any", gettext_lazy("Any")), ("won", gettext_lazy("Won")), ("lost", gettext_lazy("Lost"))],
+        choices=[
+            ("any", gettext_lazy("Any")),
+            ("won", gettext_lazy("Won")),
+            ("lost", gettext_lazy("Lost")),
+            ("aborted", gettext_lazy("Aborted")),
+        ],
+    )
+    game = forms.ChoiceField(
+        label=gettext_lazy("Game"), required=False, choices=lambda: [("", gettext_lazy("Any")), *games.choices()]
     )
 
 
+# Why an aborted match ended without a result (its end_reason; docs/fairness.md).
+ABORT_REASONS = {
+    "no_first_move": gettext_lazy("no first move in time"),
+    "aborted": gettext_lazy("called off against the computer"),
+    "opponent_left": gettext_lazy("a player left"),
+}
+
+
 def finished_matches(viewer):
-    """Finished matches ``viewer`` may see: public ones, and private ones they played in."""
+    """Finished and aborted matches ``viewer`` may see: public ones, and private ones they played in."""
     visible = Q(private=False)
     if viewer.is_authenticated:
         visible |= Q(host=viewer) | Q(guest=viewer)
-    return Match.objects.filter(visible, status=Match.Status.FINISHED).select_related("host", "guest")
+    ended = Q(status=Match.Status.FINISHED) | Q(status=Match.Status.ABORTED)
+    return Match.objects.filter(visible, ended).select_related("host", "guest")
 
 
 def won_by(player):
@@ -51,24 +70,33 @@ def lost_by(player):
 
 
 def history_row(match, player):
-    """What a history table shows of one finished match, from ``player``'s side when one is chosen."""
+    """What a history table shows of one ended match, from ``player``'s side when one is chosen."""
     game = games.get(match.game)
-    facts = game.web.history_facts(game.load(match.state))
     names = frames.players(match)
     accounts = [None, None] if match.imported else [match.host, match.guest]
     row = {
         "match": match,
         "game": game.title,
         "sides": [{"name": name, "account": account} for name, account in zip(names, accounts)],
-        "winner": names[match.winner] if match.winner is not None else None,
-        "score": facts["score"],
-        "turns": facts["turns"],
-        "reason": game.web.end_reason(match.end_reason),
         "source": source(match, names),
     }
+    if match.status == Match.Status.ABORTED:
+        # Its state is never read: it may hold a pick the other side never saw.
+        row.update(aborted=True, reason=ABORT_REASONS.get(match.end_reason, match.end_reason))
+    else:
+        facts = game.web.history_facts(game.load(match.state))
+        row.update(
+            winner=names[match.winner] if match.winner is not None else None,
+            score=facts["score"],
+            turns=facts["turns"],
+            reason=game.web.end_reason(match.end_reason),
+        )
     seat = match.seat_of(player) if player else None
     if seat is not None:
-        row["result"] = "won" if match.winner == seat else "lost"
+        if match.status == Match.Status.ABORTED:
+            row["result"] = "aborted"
+        else:
+            row["result"] = "won" if match.winner == seat else "lost"
         row["opponent"] = row["sides"][1 - seat]
     return row
 
@@ -82,12 +110,17 @@ def history_page(request, owner=None):
     matches = finished_matches(request.user)
     result = form.cleaned_data.get("result")
     name = form.cleaned_data.get("player")
+    if form.cleaned_data.get("game"):
+        matches = matches.filter(game=form.cleaned_data["game"])
     if player is None and name:
         player = get_user_model().objects.filter(username=name).first()
         if player is None:
             matches = matches.none()
+    if result == "aborted":
+        matches = matches.filter(status=Match.Status.ABORTED)
     if player is not None:
         matches = matches.filter(Q(host=player) | Q(guest=player))
+        # Won and lost are results: an aborted match has none (no winner), so it is in neither.
         if result == "won":
             matches = matches.filter(won_by(player))
         elif result == "lost":

@@ -79,6 +79,21 @@ def arm(match, game, state, actor=None, restart=True):
     return bool(bot_seats) or any(people)
 
 
+def grant(match_ids, seconds):
+    """Give every clock running in the fresh matches ``match_ids`` at least ``seconds`` from now.
+
+    For matches the server started for players who were not waiting on them (a tournament's round,
+    the ladder): they must first hear of them — a program through its socket, a person on a page —
+    and a round's matches are started in one transaction, so the first ones' clocks would otherwise
+    run while the last ones are made. Call it in the transaction that started them; the runner
+    times the clocks when it commits.
+    """
+    until = timezone.now() + timedelta(seconds=seconds)
+    BotSeat.objects.filter(match_id__in=match_ids, level=BotSeat.PROGRAM, deadline__lt=until).update(deadline=until)
+    for field in ("deadline_0", "deadline_1"):
+        Match.objects.filter(pk__in=match_ids, **{f"{field}__lt": until}).update(**{field: until})
+
+
 def overdue_seats(match, now=None):
     """[(deadline, seat)] of every seat whose clock has run out, earliest first: people's and
     programs' (a built-in bot's is never held against it). Call it under the match lock."""

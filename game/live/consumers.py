@@ -24,11 +24,12 @@ from django.utils.translation.trans_real import parse_accept_lang_header
 
 from aquawar_site.security import scope_address
 
-from .. import games, rematch, services
+from .. import fairness, games, rematch, services
 from ..access import may_watch
 from ..models import Match
 from ..services import ServiceError, match_group
 from . import fanout, frames, presence, presenter, recheck
+from .chatting import ChatSocket
 from .protocol import ProtocolError, parse
 from .ratelimit import FrameRate
 
@@ -58,7 +59,7 @@ def presence_fields(counts):
     return {"spectators": spectators, "connected": players}
 
 
-class MatchConsumer(AsyncWebsocketConsumer):
+class MatchConsumer(ChatSocket, AsyncWebsocketConsumer):
     async def dispatch(self, message):
         """Channels' dispatch, less its ``aclose_old_connections()``: that is one more call on the
         process's database thread for every message (each doorbell, each frame), queued behind the
@@ -94,6 +95,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.version = None
         self.last_sent = None
         self.log_book = None
+        self.log_players = None
         self.seed = None
         # The match's game (``game.games``): its forms, its board and its wording of refusals.
         self.game = None
@@ -188,7 +190,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if self.game is None:
             return  # no such match: the socket was refused in connect() and is closing
         if self.rate.refuse():
-            await self.send_error("rate_limited", self.rate.message())
+            await self.send_error("rate_limited", presenter.TOO_FAST if self.html else self.rate.message())
             return
         try:
             frame = parse(text_data, self.match_id, self.game.web.form_command, rematch=True)
@@ -199,6 +201,14 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 await self.hello(frame["version"])
             elif frame["type"] == "rematch":
                 await self.answer_rematch(frame["id"], frame["answer"])
+            elif frame["type"] == "chat":
+                await self.chat(frame)
+            elif frame["type"] == "mute":
+                await self.mute(frame)
+            elif frame["type"] == "abort":
+                await self.act(frame["id"], fairness.abort, self.match_id, self.user)
+            elif frame["type"] == "claim":
+                await self.act(frame["id"], fairness.claim_win, self.match_id, self.user)
             elif frame["type"] == "resign":
                 await self.act(frame["id"], services.resign, Match(pk=self.match_id), self.user, frame["id"])
             else:
@@ -261,8 +271,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if frames.can_replay(match, known):
             self.version = known
             self.last_sent = None
-            return news, self.catch_up(match)
-        return news, [self.snapshot(match)]
+            out = self.catch_up(match)
+        else:
+            out = [self.snapshot(match)]
+        return news, out + self.chat_frames(match)
 
     async def match_changed(self, message):
         # One database call, and none at all for what another socket of this process has read for
@@ -306,8 +318,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         ring = message.get("ring")
         if self.html:
-            count, players, status = await database_sync_to_async(self.presence_news)(ring)
-            ctx = {"spectators": count, "opponent": presenter.opponent(self.seat, players, status)}
+            count, opponent = await database_sync_to_async(self.presence_news)(ring)
+            ctx = {"spectators": count, "opponent": opponent}
             with translation.override(self.language):
                 await self.send(presenter.render_parts(ctx, ("spectators", "opponent")))
             return
@@ -319,9 +331,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.send_json({"type": "presence", "spectators": count, "players": players})
 
     def presence_news(self, ring):
+        """(spectators, what the status line says of the opponent) after a presence ring."""
         count, players = fanout.presence(self.match_id, self.seed, ring)
         match = fanout.match_after(self.match_id)
-        return count, players, match.status if match else None
+        if match is None:
+            return count, None
+        return count, fairness.opponent(match.pk, self.seat, match.status, match.move_seconds, players)
 
     def catch_up(self, match):
         """The frames that bring a JSON viewer from ``self.version`` to ``match`` (none if it is there)."""
@@ -352,19 +367,25 @@ class MatchConsumer(AsyncWebsocketConsumer):
         spectators, players = self.counts(match, fresh=True)
         with translation.override(self.language):
             self.log_book, entries = presenter.full_log(match, seat)
+            self.log_players = frames.players(match)
             ctx = presenter.context(self.game, frames.payload(match, seat), spectators, self.log_book.marks, players)
             html = presenter.render_parts({**ctx, "invite": self.invite}) + presenter.render_log(entries, append=False)
         self.version = match.version
         self.last_sent = sent_key(match, seat)
-        return html
+        # The chat too: whose lines the viewer reads changes with the audience (the match ended).
+        return html + self.render_chat(match)
 
     def render_update(self, match):
         seat = match.seat_of(self.user)
         if sent_key(match, seat) == self.last_sent:
             # Redrawing unchanged forms would wipe what the player has ticked so far.
             return ""
-        if self.log_book is None or self.log_book.audience != frames.audience_for(match, seat):
-            # The viewer's audience changed (the match ended, or they took a seat): redraw from scratch.
+        if self.log_book is None or (self.log_book.audience, self.log_players) != (
+            frames.audience_for(match, seat),
+            frames.players(match),
+        ):
+            # The viewer's audience changed (the match ended, or they took a seat), or the log book
+            # names a player who was not there yet (the guest joined): redraw from scratch.
             return self.render_full(match)
         if not frames.can_replay(match, self.version):
             return self.render_full(match)

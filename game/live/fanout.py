@@ -124,8 +124,12 @@ def _statements(connection):
         users, user_id, name = quote(user.db_table), quote(user.pk.column), quote(user.get_field("username").column)
         columns = ", ".join(f"m.{quote(field.column)}" for field in Match._meta.concrete_fields)
         column = {field: quote(Match._meta.get_field(field).column) for field in ("id", "host", "guest")}
+        programs = ", ".join(
+            "(%s)" % " OR ".join(_marked(quote, user, accessor, f"m.{column[seat]}") for accessor in frames.PROGRAM_MARKS)
+            for seat in ("host", "guest")
+        )
         match_sql = (
-            f"SELECT {columns}, h.{name}, g.{name} FROM {quote(Match._meta.db_table)} m"
+            f"SELECT {columns}, h.{name}, g.{name}, {programs} FROM {quote(Match._meta.db_table)} m"
             f" LEFT JOIN {users} h ON h.{user_id} = m.{column['host']}"
             f" LEFT JOIN {users} g ON g.{user_id} = m.{column['guest']}"
             f" WHERE m.{column['id']} = %s"
@@ -138,9 +142,16 @@ def _statements(connection):
     return _sql[key]
 
 
+def _marked(quote, user, accessor, seat_column):
+    """SQL: the account in ``seat_column`` has a row behind its reverse one-to-one ``accessor``."""
+    relation = user.get_field(accessor)
+    table, column = quote(relation.related_model._meta.db_table), quote(relation.field.column)
+    return f"EXISTS (SELECT 1 FROM {table} WHERE {table}.{column} = {seat_column})"
+
+
 def read_match(match_id):
     """``frames.load_match(match_id)``: the match, its host and guest with their usernames (the
-    rest of a user loads if asked for), or None."""
+    rest of a user loads if asked for) and which of them are programs (``frames.programs``), or None."""
     connection = connections[DEFAULT_DB_ALIAS]
     low, high = connection.ops.integer_field_range(Match._meta.pk.get_internal_type())
     if not low <= match_id <= high:
@@ -159,10 +170,12 @@ def read_match(match_id):
             values[position] = converter(values[position], column, connection)
     match = Match.from_db(DEFAULT_DB_ALIAS, [field.attname for field in fields], values)
     User = get_user_model()
-    for seat, name in zip(("host", "guest"), row[len(fields) :]):
+    names, programs = row[len(fields) : len(fields) + 2], row[len(fields) + 2 :]
+    for seat, name in zip(("host", "guest"), names):
         user_id = getattr(match, f"{seat}_id")
         if user_id is not None:
             setattr(match, seat, User.from_db(DEFAULT_DB_ALIAS, [User._meta.pk.attname, "username"], (user_id, name)))
+    frames.remember_programs(match, programs)
     return match
 
 

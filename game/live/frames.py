@@ -3,6 +3,8 @@
 Every function takes the viewer's seat (0, 1 or None) and decides the audience itself, so a caller
 cannot ask for more than the viewer may know. Raw state and full events stay in here.
 """
+from django.contrib.auth import get_user_model
+from django.db.models import Q
 from django.utils import timezone
 
 from .. import games, rematch
@@ -29,6 +31,38 @@ def players(match):
         # An uploaded record names its players; they need not be (and are not linked to) accounts.
         return list(match.player_names)
     return [match.host.username, match.guest.username if match.guest_id else None]
+
+
+# The reverse accessors on an account that make it a program's (the BOT badge): a built-in level's
+# ``BotAccount``, and the ratings app's ``ProgramAccount`` (named, not imported: ratings depends on game).
+PROGRAM_MARKS = ("bot_account", "program_account")
+
+
+def programs(match):
+    """[host, guest]: whether a program plays under the seat's account. One query per match object,
+    kept on it; none for a match the fanout read (it reads these with the row, ``remember_programs``)."""
+    if match.imported:
+        return [False, False]  # an uploaded record's players are names, not accounts
+    seats = [match.host_id, match.guest_id]
+    known = getattr(match, "_programs", None)
+    # Keyed by the seats' accounts: a guest who joins after the first read is read too.
+    if known is None or known[0] != seats:
+        marked = Q()
+        for accessor in PROGRAM_MARKS:
+            marked |= Q(**{f"{accessor}__isnull": False})
+        found = set(
+            get_user_model()
+            .objects.filter(marked, pk__in=[user_id for user_id in seats if user_id is not None])
+            .values_list("pk", flat=True)
+        )
+        known = remember_programs(match, [user_id in found for user_id in seats])
+    return list(known[1])
+
+
+def remember_programs(match, flags):
+    """Keep ``flags`` ([host, guest], read along with the match) as ``programs(match)``'s answer."""
+    match._programs = ([match.host_id, match.guest_id], [bool(flag) for flag in flags])
+    return match._programs
 
 
 def epoch_ms(moment):
@@ -74,6 +108,7 @@ def payload(match, seat, part=None):
         "seat": seat,
         "audience": audience,
         "players": players(match),
+        "programs": programs(match),
         "private": match.private,
         "winner": match.winner,
         "end_reason": match.end_reason or None,
@@ -81,7 +116,22 @@ def payload(match, seat, part=None):
         **choices,
         "rematch": rematch.info(match),
         "clock": clock(match),
+        "rated": match.rated,
+        "rating_changes": rating_changes(match),
     }
+
+
+def rating_changes(match):
+    """[{seat, before, after, delta}] of a finished rated match, in whole points as shown; else []. Read
+    through the reverse accessor of the ratings app's ``RatingChange``, so this module needs no
+    import of that app (which depends on this one)."""
+    if not match.rated or match.status != Match.Status.FINISHED:
+        return []
+    rows = match.rating_changes.order_by("seat").values_list("seat", "before", "after")
+    return [
+        {"seat": seat, "before": round(before), "after": round(after), "delta": round(after) - round(before)}
+        for seat, before, after in rows
+    ]
 
 
 def versions(match, seat, after):

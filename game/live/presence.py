@@ -7,6 +7,9 @@ they no longer count (nobody is shown as connected forever) and are cleared when
 
 When a player's socket closes, its seat keeps one row with ``connected`` off and the time it left,
 so the abandoned-match sweep knows how long the seat has been empty.
+
+A built-in level of the computer has no socket: what the frames say of its seat (``counts``) is
+always connected, as the page says "The computer is playing". ``players`` stays about sockets only.
 """
 from datetime import timedelta
 
@@ -15,6 +18,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from ..models import BotConnection, Presence, hold_account
+from ..programs.models import BotSeat
 
 HEARTBEAT = timedelta(seconds=60)
 STALE_AFTER = timedelta(seconds=180)
@@ -54,10 +58,12 @@ def leave(channel_name):
 
 
 def counts(match_id):
-    """(spectators, players()) in one query: what every snapshot, state and presence frame says.
+    """(spectators, [host present, guest present]): what every snapshot, state and presence frame says.
 
     Spectators are people, not sockets: an account once however many tabs it watches in, and
-    anonymous sockets once per client address (one client's many sockets are one viewer)."""
+    anonymous sockets once per client address (one client's many sockets are one viewer). A seat
+    is present while it has a live socket, and always when a built-in level plays it: the computer
+    never leaves. A program's seat counts its match sockets only (the bot socket is not one)."""
     spectator = Q(seat__isnull=True)
     found = Presence.objects.filter(_fresh(), match_id=match_id).aggregate(
         members=Count("user", distinct=True, filter=spectator),
@@ -65,7 +71,10 @@ def counts(match_id):
         host=Count("pk", filter=Q(seat=0)),
         guest=Count("pk", filter=Q(seat=1)),
     )
-    return found["members"] + found["anonymous"], [found["host"] > 0, found["guest"] > 0]
+    levels = BotSeat.objects.filter(match_id=match_id).exclude(level=BotSeat.PROGRAM)
+    computer = set(levels.values_list("seat", flat=True))
+    present = [found["host"] > 0 or 0 in computer, found["guest"] > 0 or 1 in computer]
+    return found["members"] + found["anonymous"], present
 
 
 def players(match_id):

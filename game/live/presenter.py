@@ -9,15 +9,19 @@ import math
 import uuid
 
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from .. import fairness
 from . import frames
 
 REFUSALS = {
     "no_match": gettext_lazy("There is no such match."),
     "bad_field": gettext_lazy("That form was not filled in completely."),
 }
+# What a person clicking faster than the socket's frame rate reads (programs get the exact limit).
+TOO_FAST = gettext_lazy("You are sending too much too fast. Wait a few seconds, then try again.")
 # A clock this close to running out is drawn as urgent (match.js keeps it so as it ticks down).
 URGENT_SECONDS = 10
 PARTS = ("status", "board", "controls", "spectators", "links")
@@ -64,13 +68,6 @@ def result(payload):
     }
 
 
-def opponent(seat, players, status):
-    """Whether a player's opponent has a socket open, for the status line (None: nothing to say)."""
-    if seat is None or players is None or status not in ("live", "finished"):
-        return None
-    return {"connected": players[1 - seat]}
-
-
 def rematch(payload):
     """The rematch box of a finished match, for its players: what happened and what they may do."""
     offer = payload["rematch"]
@@ -86,20 +83,38 @@ def rematch(payload):
     }
 
 
+def your_move(game, payload):
+    """Whether the viewer owes a decision now: any of the game's choice fields is not empty (they
+    are all empty for anyone with nothing to do, ``Game.choices``)."""
+    return any(payload.get(field) for field in game.choices(None, None))
+
+
 def context(game, payload, spectators, marks=None, players=None):
     """``marks``: the newest version's marks from the viewer's log book, flashed on the board.
     ``players``: which seats have a socket open (``presence.players``)."""
-    seats = [{"label": side_label(payload, side), "clock": countdown(payload, side)} for side in (0, 1)]
+    seats = [
+        {"label": side_label(payload, side), "clock": countdown(payload, side), "program": payload["programs"][side]}
+        for side in (0, 1)
+    ]
     return {
-        "opponent": opponent(payload["seat"], players, payload["status"]),
+        "opponent": fairness.opponent(
+            payload["match"], payload["seat"], payload["status"], payload["clock"]["move_seconds"], players
+        ),
         "result": result(payload),
         "rematch": rematch(payload),
+        "your_move": your_move(game, payload),
         "payload": payload,
         "spectators": spectators,
         "parts": game.web.templates,
         "summary_link": game.web.summary_link,
+        "how_to_play_url": how_to_play_url(game),
         **game.web.page_context(payload, marks or {}, seats),
     }
+
+
+def how_to_play_url(game):
+    """The game's "How to play" page, or None if it has none."""
+    return reverse("game:how_to_play", args=[game.name]) if game.web.how_to_play else None
 
 
 def full_log(match, seat):

@@ -14,6 +14,8 @@ MAX_CLIENT_ID = 64
 # surrogates, which JSON escapes can smuggle in) away from it.
 CLIENT_ID = re.compile(r"[A-Za-z0-9._:-]{1,%d}" % MAX_CLIENT_ID)
 TYPES = ("hello", "command", "resign", "form")
+# Frames only people's match sockets take (not the bot socket): see docs/protocol.md.
+PEOPLE_TYPES = ("rematch", "abort", "claim", "chat", "mute")
 REMATCH_ANSWERS = ("offer", "accept", "decline")
 
 
@@ -29,7 +31,7 @@ def parse(text, match_id, form, *, rematch=False):
     """A checked frame: ``{"type", "id", ...}`` with fields of the right types, or ProtocolError.
 
     ``form``: the game's ``Presentation.form_command``, which turns a ``form`` frame (a browser
-    form's fields) into a command. ``rematch``: the socket also takes ``rematch`` frames (people's
+    form's fields) into a command. ``rematch``: the socket also takes ``PEOPLE_TYPES`` (people's
     match sockets do; the bot socket does not).
     """
     if text is None:
@@ -45,7 +47,7 @@ def parse(text, match_id, form, *, rematch=False):
         raise ProtocolError("bad_frame", "A frame is a JSON object with a \"type\".")
     client_id = frame["id"] if isinstance(frame.get("id"), str) and CLIENT_ID.fullmatch(frame["id"]) else None
     kind = frame.get("type")
-    types = TYPES + ("rematch",) if rematch else TYPES
+    types = TYPES + PEOPLE_TYPES if rematch else TYPES
     if kind not in types:
         raise ProtocolError("unknown_type", f"Unknown frame type; expected one of: {', '.join(types)}.", client_id)
     if "match" in frame and frame["match"] != match_id:
@@ -53,8 +55,17 @@ def parse(text, match_id, form, *, rematch=False):
     if kind == "hello":
         return {"type": "hello", "version": _version(frame, "version", optional=True)}
     client_id = _client_id(frame)
-    if kind == "resign":
-        return {"type": "resign", "id": client_id}
+    if kind in ("resign", "abort", "claim"):
+        return {"type": kind, "id": client_id}
+    if kind == "chat":
+        if not isinstance(frame.get("text"), str):
+            raise ProtocolError("bad_field", "\"text\" must be a string (the message).", client_id)
+        return {"type": "chat", "id": client_id, "text": frame["text"]}
+    if kind == "mute":
+        if not isinstance(frame.get("user"), str):
+            raise ProtocolError("bad_field", "\"user\" must be a string (a username).", client_id)
+        # From a page's form the switch is a string ("off"); from a program, a boolean.
+        return {"type": "mute", "id": client_id, "user": frame["user"], "on": frame.get("mute", True) not in (False, "off")}
     if kind == "rematch":
         answer = frame.get("answer", "offer")
         if answer not in REMATCH_ANSWERS:

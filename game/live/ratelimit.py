@@ -21,4 +21,7 @@ class FrameRate:
         return False
 
     def message(self):
-        return f"Slow down: at most {self.limit} {self.what} per {self.window} seconds. That one was ignored."
+        return (
+            f"Too fast: at most {self.limit} {self.what} per {self.window} seconds. "
+            "That one was ignored: wait a moment, then send it again."
+        )

@@ -1,8 +1,9 @@
-"""Frames of the bot socket (docs/bot-api.md): the match protocol's, plus three to take a seat.
+"""Frames of the bot socket (docs/bot-api.md): the match protocol's, plus those to take a seat.
 
 ``hello``, ``command``, ``resign`` (and ``form``) are checked by ``game.live.protocol`` exactly as on
-the match socket; ``create``, ``join`` and ``play`` (a new match is of the game its ``"game"`` names,
-by default the site's first) are checked here. Pure: text in, request or ``ProtocolError`` out.
+the match socket; ``create``, ``join``, ``play`` and ``seek`` (a new match is of the game its
+``"game"`` names, by default the site's first) and ``cancel_seek`` are checked here. Pure: text in,
+request or ``ProtocolError`` out.
 """
 import json
 import re
@@ -11,7 +12,7 @@ from urllib.parse import parse_qs
 from .. import games
 from ..live.protocol import ProtocolError, _version, parse as parse_match_frame
 
-SEAT_TYPES = ("create", "join", "play")
+SEAT_TYPES = ("create", "join", "play", "seek", "cancel_seek")
 MAX_INVITE = 64
 # Invite tokens are secrets.token_urlsafe() strings; anything else (a NUL, say, which PostgreSQL
 # refuses in a query) is no token and never reaches the database.
@@ -63,6 +64,17 @@ def _seat_request(frame):
         if not isinstance(private, bool):
             raise ProtocolError("bad_field", "\"private\" must be true or false.")
         return {"type": "create", "private": private, "game": _game(frame).name}
+    if kind == "seek":
+        game = _game(frame)
+        rated, seconds = frame.get("rated", False), frame.get("move_seconds", game.time_controls[0])
+        if not isinstance(rated, bool):
+            raise ProtocolError("bad_field", "\"rated\" must be true or false.")
+        if isinstance(seconds, bool) or seconds not in game.time_controls:
+            choices = ", ".join(str(c) for c in game.time_controls)
+            raise ProtocolError("bad_field", f"\"move_seconds\" must be one of: {choices}.")
+        return {"type": "seek", "game": game.name, "rated": rated, "move_seconds": seconds}
+    if kind == "cancel_seek":
+        return {"type": "cancel_seek"}
     if kind == "play":
         game = _game(frame)
         level = frame.get("level")

@@ -29,6 +29,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import connections
 from django.db.models import Q
+from django.dispatch import Signal
 from django.utils import timezone
 
 from .. import games, services
@@ -74,6 +75,12 @@ def _submit(job, *args):
         except RuntimeError:
             pass  # the loop closed meanwhile (a server shutting down, a finished test)
     _executor.submit(job, *args)
+
+
+def run_soon(job, *args):
+    """Run ``job(*args)`` in a worker thread, as the bots' work runs (the doorbells it rings reach
+    this process's sockets). For other unattended work started by a change's commit (tournaments)."""
+    _submit(job, *args)
 
 
 def wake(match_id):
@@ -168,14 +175,24 @@ def on_settle_requested(sender, match_id, **kwargs):
     wake(match_id)
 
 
+# Sent after every sweep, whoever ran it (a server process's clock thread, ``manage.py run_bots``):
+# the place for other periodic unattended work (tournaments' rounds, the programs' ladder), which
+# this module must not import, as it plays through the services that this module serves.
+swept = Signal()
+
+
 def sweep():
-    """Settle every live match with a clock that ran out (a bot seat's or a person's); returns their ids."""
+    """Settle every live match with a clock that ran out (a bot seat's or a person's); returns their
+    ids. Then ``swept`` is sent (a receiver's failure is logged, never stops the sweep)."""
     now = timezone.now()
     machines = BotSeat.objects.filter(deadline__lte=now, match__status=Match.Status.LIVE)
     people = Match.objects.filter(Q(deadline_0__lte=now) | Q(deadline_1__lte=now), status=Match.Status.LIVE)
     match_ids = sorted(set(machines.values_list("match_id", flat=True)) | set(people.values_list("pk", flat=True)))
     for match_id in match_ids:
         settle(match_id)
+    for receiver, failure in swept.send_robust(sender=Match):
+        if failure is not None:
+            logger.error("Periodic work %r failed", receiver, exc_info=failure)
     return match_ids
 
 

@@ -39,18 +39,25 @@ def bot_account(level):
         return BotAccount.objects.select_related("user").get(level=level).user
 
 
-def start_vs_computer(user, level, *, program=False, move_seconds=0, game=games.DEFAULT):
+def start_vs_computer(user, level, *, program=False, move_seconds=0, game=games.DEFAULT, rated=False):
     """A live match of ``game`` (a name) of ``user`` (seat 0) against the built-in ``level`` (seat 1).
 
     ``program``: seat 0 is played by a program over the bot socket, under the contest rules.
     ``move_seconds``: the time control for ``user`` when they play in person.
+    ``rated``: only for a program (the programs' ladder): the level is a fixed reference, and only
+    the program's rating moves (docs/ratings.md). A person's match against the computer is never rated.
     """
     levels = services.game_named(game).levels
     if level not in levels:
         raise ServiceError("bad_level", _("Choose a level: %(levels)s.") % {"levels": ", ".join(levels)})
+    if rated and not program:
+        raise ServiceError("rated_vs_computer", _("A match against the computer can't be rated."))
     bot = bot_account(level)
     with transaction.atomic():
         match = services.create_match(user, move_seconds=move_seconds, level=level, game=game)
+        if rated:
+            match.rated = True
+            Match.objects.filter(pk=match.pk).update(rated=True)
         # The seats exist before the match goes live, so joining starts their clocks.
         BotSeat.objects.create(match=match, seat=1, level=level)
         if program:

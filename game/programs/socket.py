@@ -11,9 +11,13 @@ reads what it missed from the database; game/recheck.py rings it for whatever th
 import asyncio
 import json
 
+from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+
+from ratings import pairing
 
 from .. import games, services
 from ..access import may_watch
@@ -28,6 +32,30 @@ from .protocol import parse, token_from
 
 UNAUTHORIZED = 4401
 TOO_MANY = 4429
+# How often a socket in quick pairing's pool checks in (keeping its seek fresh, trying to pair it).
+SEEK_POLL_SECONDS = 0.5
+
+
+def account_group(user_id):
+    """Every bot socket of one account: told of matches the server started for it (``assign``)."""
+    return f"bot-user-{user_id}"
+
+
+def assign(user_id, match_id):
+    """Tell ``user_id``'s open bot sockets that the server seated it in ``match_id`` (a tournament's
+    round, the ladder): each gets an ``assigned`` frame, and its program takes the seat with ``join``.
+    Call it after the commit that made the match. A socket that misses it (none open, a lost message)
+    finds the match in its next ``welcome``, and the seat's clock rules either way."""
+    async_to_sync(get_channel_layer().group_send)(
+        account_group(user_id), {"type": "bot.assigned", "match": match_id}
+    )
+
+
+def seated_in(user_id):
+    """The live matches a program plays for ``user_id`` (a seat under the contest rules), oldest first."""
+    seats = BotSeat.objects.filter(level=BotSeat.PROGRAM, match__status=Match.Status.LIVE)
+    mine = seats.filter(match__host_id=user_id, seat=0) | seats.filter(match__guest_id=user_id, seat=1)
+    return list(mine.order_by("match_id").values_list("match_id", flat=True).distinct())
 
 
 def load_by_invite(token):
@@ -51,6 +79,7 @@ class BotConsumer(AsyncWebsocketConsumer):
         self.last_sent = None
         self.rate = FrameRate(*settings.BOT_SOCKET_RATE)
         self.heartbeat_task = None
+        self.seek_task = None
         # Refusing needs a close code, and a close code needs an accepted socket.
         await self.accept()
         user = await database_sync_to_async(tokens.user_for)(token_from(self.scope))
@@ -65,19 +94,28 @@ class BotConsumer(AsyncWebsocketConsumer):
             return
         self.user = user
         self.heartbeat_task = asyncio.create_task(self.heartbeat())
+        await self.channel_layer.group_add(account_group(user.pk), self.channel_name)
         # What a new match gets unless ``create`` or ``play`` names another game: the default game's.
         default = games.get(games.DEFAULT)
         welcome = {
             "user": self.user.username,
             "levels": list(default.levels),
             "move_seconds": clocks.program_seconds(default, None),
+            # Matches the server seated this account in (tournaments, the ladder): take them with ``join``.
+            "assigned": await database_sync_to_async(seated_in)(user.pk),
         }
         await self.send_json({"type": "welcome", **welcome})
 
     async def disconnect(self, code):
         recheck.forget(self)
+        if self.seek_task is not None:
+            # A program that is gone must not be paired: leave the pool (a pairing that came first
+            # stands, and its clock runs as for any program that does not show).
+            self.seek_task.cancel()
+            await database_sync_to_async(pairing.cancel)(self.user)
         if self.heartbeat_task:
             self.heartbeat_task.cancel()
+            await self.channel_layer.group_discard(account_group(self.user.pk), self.channel_name)
             await database_sync_to_async(presence.bot_leave)(self.channel_name)
         if self.match_id is not None:
             await recheck.leave_group(self.channel_layer, match_group(self.match_id), self.channel_name)
@@ -92,7 +130,7 @@ class BotConsumer(AsyncWebsocketConsumer):
         # The match group also carries news meant for browsers (spectator counts, …): only a change
         # of the match concerns a program, and an unknown message must not kill its socket.
         kind = message["type"]
-        if kind.startswith("websocket.") or kind == "match.changed":
+        if kind.startswith("websocket.") or kind in ("match.changed", "bot.assigned"):
             try:
                 await super().dispatch(message)
             except recheck.LAYER_DOWN:
@@ -141,6 +179,43 @@ class BotConsumer(AsyncWebsocketConsumer):
             await self.take_seat(
                 seats.start_vs_computer, self.user, frame["level"], program=True, game=frame["game"]
             )
+
+    async def on_seek(self, frame):
+        """Quick pairing: wait in the pool; the seat is taken once an opponent is found."""
+        if not await self.seat_free():
+            return
+        options = {key: frame[key] for key in ("game", "rated", "move_seconds")}
+        try:
+            seek = await database_sync_to_async(pairing.seek)(self.user, program=True, **options)
+        except ServiceError as error:
+            await self.send_error(error.code, error.message)
+            return
+        await self.send_json({"type": "seeking", **options, "rating": round(seek.rating)})
+        self.seek_task = asyncio.create_task(self.wait_for_pairing())
+
+    async def wait_for_pairing(self):
+        while True:
+            status, match_id = await database_sync_to_async(pairing.poll)(self.user)
+            if status != "waiting":
+                break
+            await asyncio.sleep(SEEK_POLL_SECONDS)
+        self.seek_task = None
+        if status == "paired":
+            await self.take_seat(frames.load_match, match_id)
+        else:
+            await self.send_json({"type": "seek_cancelled"})
+
+    async def on_cancel_seek(self, frame):
+        if self.seek_task is None:
+            await self.send_error("not_seeking", "This socket is not seeking.")
+            return
+        self.seek_task.cancel()
+        self.seek_task = None
+        match_id = await database_sync_to_async(pairing.cancel)(self.user)
+        if match_id is not None:
+            await self.take_seat(frames.load_match, match_id)
+        else:
+            await self.send_json({"type": "seek_cancelled"})
 
     async def on_join(self, frame):
         if not await self.seat_free():
@@ -206,6 +281,9 @@ class BotConsumer(AsyncWebsocketConsumer):
 
     async def seat_free(self):
         """A socket plays one match at a time; once that is over it may take another seat."""
+        if self.seek_task is not None:
+            await self.send_error("seeking", "This socket is waiting for an opponent: send cancel_seek first.")
+            return False
         if self.match_id is not None:
             match = await self.load()
             if match is not None and match.status in (Match.Status.OPEN, Match.Status.LIVE):
@@ -219,6 +297,9 @@ class BotConsumer(AsyncWebsocketConsumer):
     def is_behind(self, version, status, _rematch_status):
         """Whether the match is past what this socket last sent (game/recheck.py asks)."""
         return self.last_sent is not None and (version, status) != self.last_sent[:2]
+
+    async def bot_assigned(self, message):
+        await self.send_json({"type": "assigned", "match": message["match"]})
 
     async def match_changed(self, message):
         if self.version is None:

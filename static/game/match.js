@@ -57,10 +57,43 @@
 
   document.addEventListener("DOMContentLoaded", tickClocks);
 
+  // On a phone the log starts folded, its newest line on the fold.
+  var NARROW = "(max-width: 40rem)";
+
+  // What came after the viewer's own last decision (lines marked data-own) is marked new.
+  function markNew(log) {
+    var own = log.querySelectorAll(".log-entry[data-own]");
+    var since = own.length ? Number(own[own.length - 1].dataset.version) : Infinity;
+    var label = log.closest("[data-text-new]");
+    var first = true;
+    log.querySelectorAll(".log-entry").forEach(function (entry) {
+      var fresh = Number(entry.dataset.version) > since;
+      entry.classList.toggle("log-entry--new", fresh);
+      if (fresh && first && label) entry.dataset.newLabel = label.dataset.textNew;
+      else delete entry.dataset.newLabel;
+      if (fresh) first = false;
+    });
+  }
+
+  function showLatest() {
+    var log = document.getElementById("match-log");
+    if (!log) return;
+    markNew(log);
+    log.scrollTop = log.scrollHeight;
+    var latest = document.querySelector(".log-latest");
+    var last = log.querySelector(".log-entry:last-child .log-text");
+    if (latest) latest.textContent = last ? last.textContent : "";
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var box = document.querySelector("details.match-log-box");
+    if (box && window.matchMedia(NARROW).matches) box.open = false;
+    showLatest();
+  });
+
   // Any answer (a redraw, or a notice saying why a move was refused) makes the forms usable again.
   document.addEventListener("htmx:wsAfterMessage", function () {
-    var log = document.getElementById("match-log");
-    if (log) log.scrollTop = log.scrollHeight;
+    showLatest();
     document.querySelectorAll(".move-form button:disabled").forEach(function (b) { b.disabled = false; });
     tickClocks();
   });

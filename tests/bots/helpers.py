@@ -1,6 +1,9 @@
-"""Programs on the bot socket, for tests: token login, frame collection, a random player."""
+"""Programs on the bot socket, for tests: token login, frame collection, a random player, and the
+example program (examples/random_bot.py) run against the in-process bot socket."""
+import importlib.util
 import json
 import random
+from pathlib import Path
 
 from channels.db import database_sync_to_async
 
@@ -10,6 +13,8 @@ from tests.game.leaks import check_events, check_structure
 from tests.sockets import RecordingSocket
 
 TIMEOUT = 15
+# How long the example program's socket waits for a frame in the tests (see ``InProcess.recv``).
+IDLE_TIMEOUT = 150
 
 
 class BotSocket(RecordingSocket):
@@ -109,3 +114,44 @@ def assert_no_hidden_data(frames, seat):
         if frame["type"] == "version" and frame["version"] <= last_live:
             check_events(frame["events"], seat)
     assert live
+
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "random_bot.py"
+
+
+def load_example():
+    """A fresh copy of examples/random_bot.py whose sockets are the in-process bot socket's."""
+    spec = importlib.util.spec_from_file_location("random_bot_example", EXAMPLE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.connect = InProcess
+    return module
+
+
+class InProcess:
+    """What the example's ``connect(url, additional_headers=...)`` gives, on the in-process socket."""
+
+    def __init__(self, url, additional_headers):
+        token = additional_headers["Authorization"].removeprefix("Bearer ")
+        self.socket = BotSocket(token)
+
+    async def __aenter__(self):
+        assert await self.socket.connect()
+        return self
+
+    async def __aexit__(self, *exc):
+        await self.socket.disconnect()
+
+    async def recv(self):
+        # A real socket waits as long as it takes: a program between rounds may hear nothing for a
+        # while (the other tables still playing). The test bounds the whole run instead.
+        return await self.socket.communicator.receive_from(timeout=IDLE_TIMEOUT)
+
+    async def send(self, text):
+        await self.socket.communicator.send_to(text_data=text)
+
+    def __aiter__(self):
+        return self
+
+    async def __anext__(self):
+        return await self.recv()

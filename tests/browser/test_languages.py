@@ -28,7 +28,7 @@ def test_it_shows_the_match_in_the_browsers_language_and_remembers_a_switch(brow
     assert chinese.get_attribute("html", "lang") == "zh-hans"
     match_id, invite = ui.create_match(english)
     ui.join_by_invite(chinese, invite, match_id)
-    english.goto(f"/match/{match_id}/")
+    ui.follow_to_match(english, match_id)
     ui.wait_live(english)
 
     assert chinese.inner_text(".pick-form button[type=submit]") == "锁定队伍"

@@ -5,10 +5,14 @@ import shutil
 import uuid
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 PASSWORD = "correct horse battery staple"
 TIMEOUT_MS = 15_000
+# The pitches static/game/attention.js plays (it writes them on the page, for these tests).
+SOUND_TURN = "660 880"
+SOUNDS_END = ("523 659 784 1047", "784 659 523")
 
 
 def skip_without_a_browser():
@@ -22,8 +26,10 @@ def skip_without_a_browser():
         )
 
 
-def new_page(browser, base_url, *, width=1280, height=900, locale="en-US"):
-    context = browser.new_context(base_url=base_url, viewport={"width": width, "height": height}, locale=locale)
+def new_page(browser, base_url, *, width=1280, height=900, locale="en-US", touch=False):
+    context = browser.new_context(
+        base_url=base_url, viewport={"width": width, "height": height}, locale=locale, has_touch=touch
+    )
     context.set_default_timeout(TIMEOUT_MS)
     return context.new_page()
 
@@ -46,11 +52,12 @@ def sign_up(page, prefix):
 
 def create_match(page, move_seconds=None):
     """A new public match from the lobby: (its id, its invite link). ``move_seconds``: the time
-    control to choose (else the form's default, casual)."""
+    control to choose, an Aquawar one (else the form's default, casual)."""
     page.goto("/")
     page.check("input[name=visibility][value=open]")
     if move_seconds is not None:
-        page.select_option("main form[action='/match/new'] select[name=move_seconds]", str(move_seconds))
+        value = f"aquawar:{move_seconds}" if move_seconds else "0"
+        page.select_option("main form[action='/match/new'] select[name=move_seconds]", value)
     page.click("main form[action='/match/new'] button[type=submit]")
     link = page.locator("input.invite-link").first
     invite = link.input_value()
@@ -63,6 +70,16 @@ def join_by_invite(page, invite, match_id):
     page.click("main form button[type=submit]")
     page.wait_for_url(f"**/match/{match_id}/")
     wait_live(page)
+
+
+def follow_to_match(page, match_id):
+    """Bring a host waiting in the lobby to its match. The lobby's socket takes it there by itself
+    once the guest is in (if it was up in time); going there at the same moment would race that
+    navigation and abort one of the two."""
+    try:
+        page.wait_for_url(f"**/match/{match_id}/", timeout=5_000)
+    except PlaywrightTimeout:
+        page.goto(f"/match/{match_id}/")
 
 
 def wait_live(page):
@@ -106,7 +123,7 @@ def pick_any(page):
 
 
 def best_move(page):
-    """The radio to choose: a skill aimed at an enemy, else one that hits them all, else an
+    """The legal move to play (read from the move list): a skill aimed at an enemy, else one that hits them all, else an
     attack on the weakest enemy (the shortest way to finish a match)."""
     enemy_hp = page.locator(".team:not(.team--own) .fish").evaluate_all(
         "fish => fish.map(f => Number(f.querySelector('.hp').getAttribute('aria-valuenow')))"
@@ -125,21 +142,54 @@ def best_move(page):
     return max(moves, key=score)
 
 
+def fish(own, pos):
+    team = ".team--own" if own else ".team:not(.team--own)"
+    return f"{team} .fish[data-pos='{pos}'] .fish-picture"
+
+
 def act(page, move):
-    value = json.dumps(move, separators=(",", ":"))
-    radio = page.locator(f"input[name=move][value='{value}']")
-    radio.check()
-    radio.locator("xpath=ancestor::form").locator("button[type=submit]").click()
+    """Play ``move`` on the board, by clicking: the fish, its kind of move, then its targets."""
+    page.click(fish(True, move["actor"]))
+    page.click(f".fish-menu button[data-kind={move['kind']}]")
+    if "ally" in move:
+        page.click(fish(True, move["ally"]))
+    if "enemy" in move:
+        page.click(fish(False, move["enemy"]))
+    if "ally" not in move and "enemy" not in move:
+        page.click(".fish-menu__use")
 
 
-def play_one_step(page):
-    """Whatever this page's controls ask for now; False when they ask for nothing."""
+def act_by_keys(page, move):
+    """Play ``move`` with the keyboard only: the fish's number, K for a skill, the targets'
+    numbers, Enter."""
+    page.keyboard.press(str(move["actor"] + 1))
+    if move["kind"] == "skill":
+        page.keyboard.press("k")
+    for key in ("ally", "enemy"):
+        if key in move:
+            page.keyboard.press(str(move[key] + 1))
+    page.keyboard.press("Enter")
+
+
+def name_fish(page, target, species):
+    """An assertion on the board: click the hidden enemy, its species in the grid, then confirm."""
+    page.click(fish(False, target))
+    page.click(f".assert-species[data-species={species}]")
+    page.click(".assert-confirm")
+
+
+def play_one_step(page, keys=False):
+    """Whatever this page's controls ask for now, on the board (by keyboard if ``keys``); False
+    when they ask for nothing."""
     if page.locator(".pick-form").count():
         pick_any(page)
     elif page.locator(".skip-form").count():
-        page.click(".skip-form button")
+        if keys:
+            page.keyboard.press("s")
+        else:
+            page.click(".skip-form button")
     elif page.locator(".act-form").count():
-        act(page, best_move(page))
+        (act_by_keys if keys else act)(page, best_move(page))
     else:
         return False
     return True

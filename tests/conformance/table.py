@@ -19,7 +19,8 @@ from tests.accounts import client_for
 from tests.game.helpers import open_socket
 
 AUDIENCES = (0, 1, None)
-# Pages re-render (and replays re-simulate) the whole match: searched every few versions.
+# Pages re-render (and replays re-simulate) the whole match: searched every few versions, and at
+# every version while the match is still in setup (blind picks: when a game's secrets are most at stake).
 PAGE_EVERY = 8
 
 
@@ -171,7 +172,8 @@ class Table:
         rng = random.Random(seed)
         while True:
             match = await self.current()
-            if pages and (match.status != Match.Status.LIVE or match.version % PAGE_EVERY == 0):
+            due = match.status != Match.Status.LIVE or match.version % PAGE_EVERY == 0
+            if pages and (due or self.game.in_setup(self.game.load(match.state))):
                 await database_sync_to_async(self.search_pages)(match)
             if match.status != Match.Status.LIVE or (until is not None and match.version >= until):
                 return match

@@ -18,8 +18,13 @@ PLATFORM_FILES = ("aquawar_site", "game", "lobby", "templates", "static")
 SUFFIXES = (".py", ".html", ".js", ".css")
 
 
+# Members a game may leave as the interface has them: a game without a "How to play" page yet has
+# no link to one (the page itself is checked below when there is one).
+OPTIONAL = ("how_to_play", "how_to_play_context")
+
+
 def members(base):
-    return [name for name, _value in inspect.getmembers(base) if not name.startswith("_")]
+    return [name for name, _value in inspect.getmembers(base) if not name.startswith("_") and name not in OPTIONAL]
 
 
 @pytest.mark.parametrize("base", [Game, Presentation])
@@ -42,6 +47,9 @@ def test_the_game_is_installed_with_its_templates_and_static_files(kit):
         get_template(web.templates[part])
     for path in [*web.match_static["css"], *web.match_static["js"], *web.history_static["css"], web.replay_script]:
         assert finders.find(path), path
+    if web.how_to_play is not None:
+        get_template(web.how_to_play)
+        assert isinstance(web.how_to_play_context(), dict)
 
 
 def test_no_platform_file_names_anything_of_the_game(kit):

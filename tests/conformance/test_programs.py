@@ -47,6 +47,10 @@ async def play_as_program(kit, socket, seat, match_id, rng):
         state = kit.game.load(match.state)
         if match.version != frame["version"] or seat not in kit.game.to_move(state):
             continue  # a newer state is on its way, or it is the machine's move
+        if kit.game.in_setup(state) and 1 - seat in kit.game.to_move(state):
+            # Let the machine's blind choice land first: until both are in it is a secret to search
+            # for (in a game with nothing else hidden, the only one).
+            continue
         sent += 1
         command = kit.adapter.random_command(state, seat, rng)
         await socket.send({"type": "command", "id": f"p{sent}", "version": match.version, "command": command})

@@ -111,7 +111,7 @@ class CatalogueStripper(HTMLParser):
     def handle_starttag(self, tag, attrs):
         attributes = dict(attrs)
         if self.depth:
-            if tag in ("input", "option") and attributes.get("value"):
+            if tag in ("input", "option", "button") and attributes.get("value"):
                 self.catalogues[-1].append(attributes["value"])
             if tag not in self.VOID:
                 self.depth += 1

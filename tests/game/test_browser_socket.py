@@ -90,3 +90,20 @@ async def test_the_history_links_follow_the_match_to_its_end(host, guest):
         assert "Replay so far" not in links
     finally:
         await page.disconnect()
+
+
+async def test_a_page_opened_before_the_guest_joined_names_the_guest_in_its_log(host, guest):
+    match = await database_sync_to_async(services.create_match)(host)
+    page = await open_socket(match.pk, host, html=True)
+    try:
+        await until_version(page, 0)
+        await database_sync_to_async(services.join_match)(await db_match(match.pk), guest)
+        await until_version(page, 0)
+        await database_sync_to_async(services.apply_command)(
+            match.pk, guest, "g", 0, {"pick": ["sea_wolf", "manta_ray", "sea_turtle", "octopus"]}
+        )
+        update = await until_version(page, 1)
+        assert f"{guest.username} picked a team." in update
+        assert "Player 2" not in update
+    finally:
+        await page.disconnect()

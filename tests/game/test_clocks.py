@@ -175,15 +175,15 @@ def test_two_sweeps_at_the_same_moment_forfeit_once(host, guest, wakes):
 
 
 def test_a_deadline_that_passed_while_no_server_ran_is_enforced_by_the_first_sweep(host, guest, wakes):
-    match = timed_match(host, guest)
-    services.apply_command(match.pk, guest, "g", 0, GUEST_TEAMS[1])
-    # The host's clock ran out an hour ago; this process has no timer for it (a fresh start).
-    overdue(match, 0, by=timedelta(hours=1))
+    match = both_picked(host, guest)
+    mover = match.state["to_move"]
+    # The mover's clock ran out an hour ago; this process has no timer for it (a fresh start).
+    overdue(match, mover, by=timedelta(hours=1))
     runner._clock.clear()
     waiting = timed_match(host, guest)
     call_command("run_bots", "--once")
     final = fresh(match)
-    assert (final.status, final.winner, final.end_reason) == ("finished", 1, "timeout")
+    assert (final.status, final.winner, final.end_reason) == ("finished", 1 - mover, "timeout")
     assert timeouts(match) == 1
     assert fresh(waiting).status == "live"
 
@@ -199,17 +199,31 @@ def test_when_neither_side_picks_in_time_the_match_is_called_off(host, guest, wa
 
 
 def test_the_clock_runs_out_in_the_process_timer_without_anyone_connected(host, guest):
-    match = timed_match(host, guest)
-    services.apply_command(match.pk, host, "h", 0, HOST_TEAMS[1])
-    # The change's own wake-up set a timer at the guest's deadline.
-    deadline = fresh(match).deadline_1
+    match = both_picked(host, guest)
+    mover = match.state["to_move"]
+    # The change's own wake-up set a timer at the mover's deadline.
+    deadline = match.deadlines[mover]
     wait_for(lambda: runner._clock._wanted.get(match.pk) == {deadline.timestamp() + runner.TIMER_SLACK})
-    # Now the guest's clock is about to run out; a settle (as after any change) times it.
-    Match.objects.filter(pk=match.pk).update(deadline_1=timezone.now() + timedelta(seconds=0.3))
+    # Now the mover's clock is about to run out; a settle (as after any change) times it.
+    Match.objects.filter(pk=match.pk).update(**{f"deadline_{mover}": timezone.now() + timedelta(seconds=0.3)})
     runner.settle(match.pk)
     wait_for(lambda: fresh(match).status == "finished")
     final = fresh(match)
-    assert (final.winner, final.end_reason) == (0, "timeout") and timeouts(match) == 1
+    assert (final.winner, final.end_reason) == (1 - mover, "timeout") and timeouts(match) == 1
+
+
+def test_the_clock_running_out_before_the_first_pick_aborts_in_the_process_timer(host, guest):
+    match = timed_match(host, guest)
+    services.apply_command(match.pk, host, "h", 0, HOST_TEAMS[1])
+    deadline = fresh(match).deadline_1
+    wait_for(lambda: runner._clock._wanted.get(match.pk) == {deadline.timestamp() + runner.TIMER_SLACK})
+    # The guest never picked: their clock running out loses them nothing (issue #15).
+    Match.objects.filter(pk=match.pk).update(deadline_1=timezone.now() + timedelta(seconds=0.3))
+    runner.settle(match.pk)
+    wait_for(lambda: fresh(match).status != "live")
+    final = fresh(match)
+    assert (final.status, final.winner, final.end_reason) == ("aborted", None, "no_first_move")
+    assert timeouts(match) == 0
 
 
 def test_a_bot_seat_keeps_its_own_clock_under_a_time_control(host, wakes):
@@ -301,8 +315,9 @@ def test_both_sides_and_spectators_are_told_who_ran_out_of_time(host, guest, out
     pages = {user: client_for(user).get(f"/match/{match.pk}/").content.decode() for user in (loser, winner, outsider)}
     for page in pages.values():
         assert line in page
-    assert "You ran out of time." in pages[loser] and "You lost the match." in pages[loser]
-    assert f"{loser.username} ran out of time." in pages[winner] and "You won the match!" in pages[winner]
+    # Each player reads the score from their own side.
+    assert "You ran out of time." in pages[loser] and "You lost the match 0–0." in pages[loser]
+    assert f"{loser.username} ran out of time." in pages[winner] and "You won the match 0–0!" in pages[winner]
     assert f"{loser.username} ran out of time." in pages[outsider]
     # The request switches this thread's language; the override puts it back for the tests after.
     with translation.override(None):

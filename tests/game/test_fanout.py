@@ -255,6 +255,26 @@ def test_the_shared_reads_find_what_the_orm_finds(host, guest):
     assert fanout.read_match(10**9) is None and fanout.read_match(2**63) is None
 
 
+def test_the_shared_read_knows_which_seats_are_programs_without_another_query(host, guest, monkeypatch):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from game.programs import seats
+    from ratings.models import ProgramAccount
+
+    # The computer's pick, made on another thread, would change the match between the two reads.
+    monkeypatch.setattr(seats, "wake", lambda match_id: None)
+    ProgramAccount.objects.create(user=host)
+    against_level = seats.start_vs_computer(guest, "random")
+    between = live_match(host, guest)
+    for match, expected in ((against_level, [False, True]), (between, [True, False])):
+        same_row(frames.load_match(match.pk), fanout.read_match(match.pk))
+        fast = fanout.read_match(match.pk)
+        with CaptureQueriesContext(connection) as captured:
+            assert frames.programs(fast) == expected
+        assert captured.captured_queries == []
+
+
 def test_the_shared_reads_find_an_imported_match(host, guest):
     from tests.history.helpers import finish, stored_commands
 

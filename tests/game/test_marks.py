@@ -29,12 +29,15 @@ def test_it_marks_attacker_target_and_counter_target():
     assert [m["kind"] for m in found[(0, 3)]] == ["damage"]
 
 
-def test_it_keeps_the_marks_of_the_newest_version_only():
+def test_it_keeps_the_marks_of_the_last_move_until_the_next_one_that_leaves_any():
     book = LogBook(0, PLAYERS)
     book.entries([(5, [{"type": "death", "side": 1, "pos": 2}]), (6, [{"type": "assert_skip", "player": 1}])])
-    assert book.marks == {}
+    # A skipped assertion marks nothing, so the board still shows what the move before it did.
+    assert book.marks == {(1, 2): [{"kind": "death", "text": "Defeated"}]}
     book.entries([(7, [{"type": "hp_loss", "side": 0, "pos": 1, "amount": 50, "hp": 350}])])
     assert book.marks == {(0, 1): [{"kind": "damage", "text": "−50"}]}
+    book.entries([(8, [{"type": "pick", "player": 1}]), (9, [{"type": "round_start", "round": 2, "first_mover": 1}])])
+    assert book.marks == {}
 
 
 def test_it_draws_beside_a_log_line_only_the_species_it_names():
@@ -46,6 +49,7 @@ def test_it_draws_beside_a_log_line_only_the_species_it_names():
             (3, [{"type": "action", "player": 1, "actor": 2, "kind": "attack", "enemy": 1}]),
         ]
     )
+    lines = [line for line in lines if line["kind"] != "turn"]
     assert [len(line["images"]) for line in lines] == [4, 0, 0, 1]
     assert lines[3]["images"][0].endswith("/octopus.svg")
 

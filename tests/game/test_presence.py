@@ -9,8 +9,11 @@ from django.utils import timezone
 from game.live import presence
 from game import services
 from game.models import Match, Presence
+from game.programs import seats
+from game.programs.models import BotSeat
 
 from .helpers import HOST_TEAMS, live_match, open_socket
+from .test_clocks import wakes  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -46,6 +49,37 @@ async def test_it_counts_a_player_as_connected_while_any_tab_is_open(host, guest
         assert (await watcher.receive())["players"] == [False, True]
     finally:
         await watcher.disconnect()
+
+
+async def test_a_built_in_level_counts_as_connected_in_every_json_frame(host, wakes):
+    match = await database_sync_to_async(seats.start_vs_computer)(host, "random")
+    mine = await open_socket(match.pk, host)
+    try:
+        assert (await mine.hello())[-1]["connected"] == [True, True]
+        watcher = await open_socket(match.pk)
+        # The computer may pick meanwhile: its frames come too.
+        heard = (await mine.receive_until(lambda f: f["type"] == "presence"))[-1]
+        assert heard == {"type": "presence", "spectators": 1, "players": [True, True]}
+        assert (await watcher.hello())[-1]["connected"] == [True, True]
+        await mine.disconnect()
+        # The person left; the computer, which has no socket, stays.
+        heard = (await watcher.receive_until(lambda f: f["type"] == "presence"))[-1]
+        assert heard == {"type": "presence", "spectators": 1, "players": [False, True]}
+        await watcher.disconnect()
+    finally:
+        await mine.disconnect()
+    # Sockets are still what the claim rules count: the computer's seat has none.
+    assert await database_sync_to_async(presence.players)(match.pk) == [False, False]
+
+
+async def test_a_program_counts_as_connected_only_by_its_match_sockets(host, guest):
+    match = await database_sync_to_async(live_match)(host, guest)
+    await database_sync_to_async(BotSeat.objects.create)(match=match, seat=1, level=BotSeat.PROGRAM)
+    mine = await open_socket(match.pk, host)
+    try:
+        assert (await mine.hello())[-1]["connected"] == [True, False]
+    finally:
+        await mine.disconnect()
 
 
 def test_it_does_not_count_rows_a_dead_process_left_behind(host, guest):

@@ -131,12 +131,30 @@ def test_it_checks_the_csrf_token(finished, outsider, outsider_client):
 def test_it_limits_the_imports_of_one_account_per_day(finished, outsider_client, host_client, monkeypatch):
     monkeypatch.setattr("game.history.imports.MAX_IMPORTS_PER_DAY", 2)
     record = exported(outsider_client, finished)
-    assert [upload(outsider_client, record).status_code for _ in range(2)] == [302, 302]
-    refused = upload(outsider_client, record)
+    # Distinct records (the same one twice is not imported again, whatever the limit).
+    records = ({**record, "players": ["host", f"guest {n}"]} for n in range(10))
+    assert [upload(outsider_client, next(records)).status_code for _ in range(2)] == [302, 302]
+    refused = upload(outsider_client, next(records))
     assert refused.status_code == 400
     assert "your account imported 2 records in the last 24 hours" in refused.content.decode()
     assert Match.objects.filter(imported=True).count() == 2
     # Other accounts are not affected, and the day is counted from each import.
-    assert upload(host_client, record).status_code == 302
+    assert upload(host_client, next(records)).status_code == 302
     Match.objects.filter(imported=True).update(created=finished.created.replace(year=2000))
-    assert upload(outsider_client, record).status_code == 302
+    assert upload(outsider_client, next(records)).status_code == 302
+
+
+def test_the_same_record_twice_says_it_is_already_here_and_links_to_it(finished, outsider_client, host_client):
+    record = exported(outsider_client, finished)
+    upload(outsider_client, record)
+    first = Match.objects.get(imported=True)
+    # Again, by anyone: nothing new is stored, and they are taken to the match that holds it, told so.
+    for client in (outsider_client, host_client):
+        response = upload(client, record)
+        assert response.status_code == 302 and response["Location"] == f"/match/{first.pk}/summary/"
+        page = client.get(response["Location"]).content.decode()
+        assert f"This record is already here, as match {first.pk}: nothing was imported again." in page
+    assert Match.objects.filter(imported=True).count() == 1
+    # Another record (other names) is another match.
+    upload(outsider_client, {**record, "players": ["someone", "else"]})
+    assert Match.objects.filter(imported=True).count() == 2

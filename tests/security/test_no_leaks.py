@@ -135,7 +135,8 @@ def scrub_assert_lines(html, guesses):
                 body = body.replace(word, "<guess>", 1)
         return found.group(0)[: found.start(2) - found.start(0)] + body + "</li>"
 
-    return re.sub(r'<li class="log-entry log-entry--assert" data-version="(\d+)">(.*?)</li>', scrub, html, flags=re.S)
+    # (A line may carry more attributes after its version: data-own on the viewer's own guess.)
+    return re.sub(r'<li class="log-entry log-entry--assert" data-version="(\d+)"[^>]*>(.*?)</li>', scrub, html, flags=re.S)
 
 
 TEAM = re.compile(r'<div class="team[^"]*" data-side="(\d)">(.*?)</div>\s*(?=<div class="team|</section>)', re.S)

@@ -25,7 +25,7 @@ class Aquawar(Game):
     levels = {
         "random": _("Random: any legal move"),
         "greedy": _("Greedy: the best move right now"),
-        "expert": _("Expert: looks a move ahead"),
+        "expert": _("Expert: plans ahead"),
     }
     default_level = "greedy"
     web = AquawarWeb()

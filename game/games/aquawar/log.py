@@ -24,6 +24,8 @@ MATCH_END_REASONS = {
     "illegal": gettext_lazy("an illegal move"),
     "abandon": gettext_lazy("the match was abandoned"),
 }
+# The events a player's decision in a round starts with (a turn: an assertion or its skip, then an action).
+OPERATIONS = ("assert", "assert_skip", "action")
 SKILL_CATEGORIES = {
     "aoe": gettext_lazy("an area attack"),
     "crit": gettext_lazy("a critical strike"),
@@ -74,6 +76,8 @@ class LogBook:
         self.pending = [None, None]
         self.known = [[None] * 4, [None] * 4]
         self.marks = {}
+        self.turn = 0
+        self.in_turn = False
         # The species the line being written names, for the drawings shown beside it.
         self.named = []
 
@@ -84,17 +88,52 @@ class LogBook:
         Afterwards ``marks`` holds the marks of the newest of them (none if there were none).
         """
         lines = []
-        self.marks = {}
         for version, events in versions:
             for event in events:
+                if event["type"] in OPERATIONS:
+                    lines.extend(self.turn_heading(version, event))
                 text = self.describe(event)
                 if text:
                     images = [species_image(s) for s in dict.fromkeys(self.named)]
                     lines.append(
-                        {"version": version, "round": self.round, "text": text, "kind": event["type"], "images": images}
+                        {
+                            "version": version,
+                            "round": self.round,
+                            "turn": self.turn,
+                            "text": text,
+                            "kind": event["type"],
+                            "images": images,
+                            "own": self.is_own(event),
+                        }
                     )
-            self.marks = marks(events)
+            # A version without marks (a skipped assertion, say) leaves the last move's on the board.
+            self.marks = marks(events) or self.marks
         return lines
+
+    def is_own(self, event):
+        """Whether the line is the viewer's own decision (the page marks what came after it as new)."""
+        return event["type"] in OPERATIONS + ("pick",) and event["player"] == self.audience
+
+    def turn_heading(self, version, event):
+        """A heading line when ``event`` opens a turn (its assertion, or its action when no
+        assertion came first); a turn closes with its action."""
+        opens = not self.in_turn
+        self.in_turn = event["type"] != "action"
+        if not opens:
+            return []
+        self.turn += 1
+        text = _("Turn %(turn)s · %(player)s") % {"turn": self.turn, "player": self.player(event["player"])}
+        return [
+            {
+                "version": version,
+                "round": self.round,
+                "turn": self.turn,
+                "text": capfirst(text),
+                "kind": "turn",
+                "images": [],
+                "own": False,
+            }
+        ]
 
     def player(self, side):
         if self.audience == side:
@@ -134,6 +173,10 @@ class LogBook:
 
     def on_round_start(self, event):
         self.round = event["round"]
+        self.turn = 0
+        self.in_turn = False
+        # The last round's marks were on fish no longer on the board.
+        self.marks = {}
         self.known = [list(p) if p else [None] * 4 for p in self.pending]
         self.pending = [None, None]
         return _("Round %(round)s begins. First to move: %(player)s.") % {
@@ -170,16 +213,25 @@ class LogBook:
         actor = self.fish(side, event["actor"])
         if event["kind"] == "attack":
             return _("%(actor)s attacks %(target)s.") % {"actor": actor, "target": self.fish(1 - side, event["enemy"])}
-        words = {"actor": actor, "skill": SKILL_CATEGORIES.get(event.get("category"), _("its skill"))}
-        targets = []
+        category = event.get("category")
+        words = {"actor": actor, "skill": SKILL_CATEGORIES.get(category, _("its skill"))}
+        # A skill's owner sees the teammate it helps as well as any enemy it strikes: each is named
+        # for what happened to it (the teammate gets the effect, the enemy the strike).
         if event.get("ally") is not None:
-            targets.append(self.fish(side, event["ally"]))
+            if category == "harm_ally":
+                return _("%(actor)s uses %(skill)s on %(ally)s.") % {**words, "ally": self.fish(side, event["ally"])}
+            if event["ally"] == event["actor"]:
+                return _("%(actor)s uses its skill on itself.") % words
+            words["ally"] = self.fish(side, event["ally"])
+            if event.get("enemy") is not None:
+                words["enemy"] = self.fish(1 - side, event["enemy"])
+                return _("%(actor)s uses its skill on teammate %(ally)s and a critical strike on %(enemy)s.") % words
+            if category == "aoe":
+                return _("%(actor)s uses its skill on teammate %(ally)s and an area attack on every enemy fish.") % words
+            return _("%(actor)s uses its skill on teammate %(ally)s.") % words
         if event.get("enemy") is not None:
-            targets.append(self.fish(1 - side, event["enemy"]))
-        if not targets:
-            return _("%(actor)s uses %(skill)s.") % words
-        # Whole sentences, so each language can put the words and the full stop where it needs them.
-        return _("%(actor)s uses %(skill)s on %(targets)s.") % {**words, "targets": _(" and ").join(targets)}
+            return _("%(actor)s uses %(skill)s on %(enemy)s.") % {**words, "enemy": self.fish(1 - side, event["enemy"])}
+        return _("%(actor)s uses %(skill)s.") % words
 
     def on_damage(self, event):
         return _("%(fish)s takes %(amount)s damage (HP %(hp)s).") % {
@@ -236,14 +288,24 @@ class LogBook:
         return _("%(fish)s is defeated.") % {"fish": self.fish(event["side"], event["pos"])}
 
     def on_round_end(self, event):
-        return _("Round %(round)s goes to %(player)s (%(reason)s) after %(turns)s turns. Score %(a)s–%(b)s.") % {
+        text = _("Round %(round)s goes to %(player)s (%(reason)s) after %(turns)s turns.") % {
             "round": event["round"],
             "player": self.player(event["winner"]),
             "reason": ROUND_END_REASONS.get(event["reason"], event["reason"]),
             "turns": event["turns"],
-            "a": event["score"][0],
-            "b": event["score"][1],
         }
+        return f"{text} {self.score(event['score'])}"
+
+    def score(self, score):
+        """The score as the viewer reads it: a player's own first."""
+        if self.audience not in (0, 1):
+            return _("Score %(a)s–%(b)s.") % {"a": score[0], "b": score[1]}
+        words = {"mine": score[self.audience], "theirs": score[1 - self.audience]}
+        if words["mine"] > words["theirs"]:
+            return _("You lead %(mine)s–%(theirs)s.") % words
+        if words["mine"] < words["theirs"]:
+            return _("You trail %(mine)s–%(theirs)s.") % words
+        return _("Level at %(mine)s–%(theirs)s.") % words
 
     def on_match_end(self, event):
         winner = event["winner"]

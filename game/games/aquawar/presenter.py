@@ -64,6 +64,7 @@ def fish_card(fish, pos, side, seat, marks):
         "own": side == seat,
         "marks": marks.get((side, pos), [])[:MAX_MARKS],
     }
+    card["acted"] = any(mark["kind"] == "act" for mark in card["marks"])
     if species:
         card["passive"], card["active"] = skill_text(species, fish["mimic_of"])
     return card
@@ -82,9 +83,9 @@ def board(payload, marks, seats):
                 "side": side,
                 "label": seats[side]["label"],
                 "own": side == seat,
-                # Two looks, so the sides never blend: the viewer's own (or, to a spectator, the
-                # host's) team is "a", the other "b".
-                "tone": "a" if side == seat or (seat is None and side == 0) else "b",
+                # Each player keeps one look on every page (and in the summary and replay): the
+                # host's team is "a", the guest's "b".
+                "tone": "a" if side == 0 else "b",
                 "to_move": bool(seen) and seen["to_move"] == side,
                 "score": seen["score"][side] if seen else 0,
                 "picked": bool(seen) and seen["picked"][side],
@@ -150,7 +151,11 @@ def controls(payload, seats):
     seen = payload["view"]
     seat = payload["seat"]
     status = payload["status"]
-    base = {"client_id": uuid.uuid4().hex, "version": payload["version"]}
+    base = {
+        "client_id": uuid.uuid4().hex,
+        "version": payload["version"],
+        "post_url": reverse("game:move", args=[payload["match"]]),
+    }
     if status != "live" or seat is None:
         return {"mode": status if status != "live" else "watching", **base}
     # The viewer's own clock again, beside the form: the board's can be scrolled out of sight.
@@ -173,11 +178,13 @@ def controls(payload, seats):
     if not payload["legal"]:
         return {"mode": "wait", **base}
     if seen["phase"] == "assert":
-        targets = sorted({c["assert"]["target"] for c in payload["legal"] if c["assert"] is not None})
+        guesses = [c["assert"] for c in payload["legal"] if c["assert"] is not None]
+        targets = sorted({g["target"] for g in guesses})
+        named = {g["fish"] for g in guesses}
         return {
             "mode": "assert",
             "targets": [{"pos": t, "label": fish_label(payload, 1 - seat, t)} for t in targets],
-            "species": [{"id": s, "name": species_name(s)} for s in SPECIES],
+            "species": [{"id": s, "name": species_name(s), "image": fish_image(s)} for s in SPECIES if s in named],
             **base,
         }
     actors = {}
@@ -208,7 +215,7 @@ def controls(payload, seats):
 
 def status(payload, seats):
     seen = payload["view"]
-    info = {"round": None, "turn": None, "rounds": []}
+    info = {"round": None, "turn": None, "rounds": [], "mine": None, "theirs": None}
     if not seen:
         return info
     info["round"] = seen["round"]
@@ -217,6 +224,8 @@ def status(payload, seats):
         info["turn"] = seen["turn"] + 1
     info["phase"] = seen["phase"]
     info["score"] = seen["score"]
+    if payload["seat"] is not None:
+        info["mine"], info["theirs"] = seen["score"][payload["seat"]], seen["score"][1 - payload["seat"]]
     info["to_move"] = seats[seen["to_move"]]["label"] if seen["to_move"] is not None else None
     info["your_turn"] = seen["to_move"] is not None and seen["to_move"] == payload["seat"]
     info["rounds"] = [

@@ -6,11 +6,12 @@ from django.utils.translation import gettext_lazy as _
 from ..base import Presentation
 from . import history, presenter, source
 from .aid import deduction_aid
-from .engine import view
+from .engine import SPECIES, view
 from .forms import form_command
 from .log import MATCH_END_REASONS, LogBook
 from .texts import image as fish_image
 from .texts import name as species_name
+from .texts import skill_text
 
 
 class AquawarWeb(Presentation):
@@ -22,11 +23,12 @@ class AquawarWeb(Presentation):
         "replay": "aquawar/_replay.html",
         "source": "aquawar/_source.html",
     }
-    match_static = {"css": ("aquawar/aquawar.css",), "js": ("aquawar/pick.js",)}
+    match_static = {"css": ("aquawar/aquawar.css",), "js": ("aquawar/pick.js", "aquawar/aid.js", "aquawar/board.js")}
     history_static = {"css": ("aquawar/aquawar.css",)}
     replay_script = "aquawar/replay.js"
     player_views = (("aid/", "aid", deduction_aid),)
     summary_link = _("Summary and HP chart")
+    how_to_play = "aquawar/how_to_play.html"
 
     blurb = _("Best of three rounds.")
     import_note = _(
@@ -35,6 +37,13 @@ class AquawarWeb(Presentation):
         "summary says where the official program departed from the rules. Files of builds from before the "
         "final rules are refused, with the reason."
     )
+
+    def how_to_play_context(self):
+        species = []
+        for key in SPECIES:
+            passive, active = skill_text(key)
+            species.append({"id": key, "name": species_name(key), "image": fish_image(key), "passive": passive, "active": active})
+        return {"species": species}
 
     def page_context(self, payload, marks, seats):
         return presenter.page_context(payload, marks, seats)

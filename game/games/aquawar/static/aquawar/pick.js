@@ -105,6 +105,13 @@
       }
       var needsMimic = mimic && placed.mimic_fish && !mimic.value;
       submit.disabled = draft.order.length !== count || Boolean(needsMimic);
+      // A greyed-out button says why it is.
+      var missing = count - draft.order.length;
+      var why = "";
+      if (missing === 1) why = form.dataset.textMoreOne;
+      else if (missing > 1) why = form.dataset.textMore.replace("{n}", missing);
+      else if (needsMimic) why = form.dataset.textMimic;
+      form.querySelector(".pick-missing").textContent = why;
     }
 
     boxes.forEach(function (box) {

@@ -105,9 +105,10 @@
     const focus = focusOf(event);
     const order = data.audience === 0 || data.audience === 1 ? [1 - data.audience, data.audience] : [0, 1];
     for (const side of order) {
-      const box = el("div", "replay-team");
+      const box = el("div", "replay-team replay-team--side-" + side);
       if (view.to_move === side) box.classList.add("replay-team--to-move");
       const title = el("h2", "replay-team-name", data.players[side] || "?");
+      title.prepend(el("span", "team-icon", side === 0 ? "●" : "◆"), " ");
       title.append(" ", el("span", "replay-score", view.score[side] + " " + text.won));
       box.append(title);
       const team = view.teams[side];

@@ -1,0 +1,122 @@
+"""Fairness at the edges of a match, as lichess does it: ending without a result, and claiming one.
+
+- A casual match against a built-in level may be aborted by its person at any time: the computer
+  does not mind, and nobody's record changes (``abort``, end_reason "aborted").
+- A person whose opponent (a person) has had no socket on the match for longer than the match's
+  clock allows (``claim_after``) may claim the win (the opponent loses, "abandon") or abort the
+  match instead (end_reason "opponent_left").
+- A clock that runs out before its person's first command aborts the match (services.forfeit_overdue).
+
+An aborted match has status "aborted": no winner, no loser, no rating change. Every decision is made
+under the match's lock, like every other change (game/services.py).
+"""
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from .models import Match, Presence
+from .programs.models import BotSeat
+from .services import ABORTED, Result, ServiceError, _call_off, _change, _locked, forfeit_command
+from .live import presence
+from .live.frames import epoch_ms
+
+
+def claim_after(move_seconds):
+    """How long an opponent must have been away before the other player may claim."""
+    return timedelta(seconds=move_seconds or settings.CLAIM_AFTER_SECONDS)
+
+
+def machines(match_id):
+    """{seat: level} of the match's seats played by machines (level "" for a program)."""
+    return dict(BotSeat.objects.filter(match_id=match_id).values_list("seat", "level"))
+
+
+def away_since(match_id, seat):
+    """When ``seat``'s player was last on the match (a socket's heartbeat or its leaving); None
+    while they have a socket on it. Someone never seen there counts from the match's last change."""
+    if presence.players(match_id)[seat]:
+        return None
+    seen = Presence.objects.filter(match_id=match_id, seat=seat).aggregate(last=Max("seen"))["last"]
+    return seen or Match.objects.filter(pk=match_id).values_list("updated", flat=True).first()
+
+
+def opponent(match_id, seat, status, move_seconds, players):
+    """What the status line tells ``seat`` of their opponent, and what they may do about them:
+    ``connected``; ``computer`` (a built-in level: the match may be aborted); ``claim_at`` (epoch
+    ms from which the win may be claimed from an opponent who is away). ``players``: which seats
+    have a socket open. None for a spectator or a match not being played."""
+    if seat is None or players is None or status not in ("live", "finished"):
+        return None
+    other = 1 - seat
+    info = {"match": match_id, "connected": players[other], "computer": False, "claim_at": None, "claimable": False}
+    if status != "live":
+        return info
+    level = machines(match_id).get(other)
+    if level is not None:
+        # A machine is always at its seat, whatever sockets it has.
+        info.update(connected=True, computer=level != BotSeat.PROGRAM)
+    elif not players[other]:
+        since = away_since(match_id, other)
+        if since is not None:
+            at = since + claim_after(move_seconds)
+            info.update(claim_at=epoch_ms(at), claimable=at <= timezone.now())
+    return info
+
+
+def _claimable(current, seat):
+    """Refuse unless ``seat``'s opponent is a person who has been away for ``claim_after``."""
+    other = 1 - seat
+    if other in machines(current.pk):
+        raise ServiceError("not_claimable", _("The computer never leaves: abort or resign instead."))
+    since = away_since(current.pk, other)
+    if since is None or since + claim_after(current.move_seconds) > timezone.now():
+        raise ServiceError(
+            "not_claimable", _("Your opponent is still here, or has not been away long enough: keep playing.")
+        )
+
+
+def _player_seat(current, user):
+    seat = current.seat_of(user)
+    if seat is None:
+        raise ServiceError("not_a_player", _("Only the two players can act in this match."))
+    if current.status != Match.Status.LIVE:
+        raise ServiceError("not_live", _("This match is not being played."))
+    return seat
+
+
+def abort(match_id, user):
+    """End the match without a result: against a built-in level at any time; against a person
+    only once they have been away for ``claim_after``."""
+    with transaction.atomic():
+        current = _locked(match_id)
+        seat = _player_seat(current, user)
+        level = machines(current.pk).get(1 - seat)
+        if level is None:
+            _claimable(current, seat)
+            reason = "opponent_left"
+        elif level == BotSeat.PROGRAM:
+            raise ServiceError("not_abortable", _("A match against a program can only be resigned."))
+        else:
+            reason = "aborted"
+        if not _call_off(current, reason, ABORTED):
+            raise ServiceError("stale_version", _("The match changed meanwhile; try again."))
+    return Result(current.version, False)
+
+
+def claim_win(match_id, user):
+    """Win the match from an opponent who has been away for ``claim_after`` (they lose, "abandon")."""
+    with transaction.atomic():
+        current = _locked(match_id)
+        seat = _player_seat(current, user)
+        _claimable(current, seat)
+        other = 1 - seat
+
+        def run(game, state, _seat, _current):
+            return game.resign(state, other, "abandon")
+
+        return _change(match_id, None, None, forfeit_command("abandon"), run, seat=other)
+

@@ -1,0 +1,120 @@
+"""神迹之战 behind the platform's interface (``game.games.base.Game``): its engine's rules, its bots,
+its records, and its web presentation."""
+import inspect
+
+from django.utils.translation import gettext_lazy as _
+
+from ..base import Game, Record, RecordError
+from . import bots, engine
+from .engine import record as records
+from .web import MiracleWeb
+
+# The contest's allowances for a program: the deck, then each whole turn.
+DECK_SECONDS = 10.0
+TURN_SECONDS = 3.0
+
+
+class Miracle(Game):
+    name = "miracle"
+    title = _("Miracle")
+    IllegalCommand = engine.IllegalCommand
+    record_format = records.FORMAT
+    time_controls = (0, 60, 120, 300)
+    bad_time_control = _("Choose a time control: none, or 60, 120 or 300 seconds per turn.")
+    too_late_to_cancel = _("Both decks are in: resign instead.")
+    clock_counts = "turn"
+    levels = {
+        "random": _("Random: any legal move"),
+        "greedy": _("Greedy: the best move right now"),
+        "expert": _("Expert: plans ahead"),
+    }
+    default_level = "greedy"
+    web = MiracleWeb()
+
+    def new_match(self, seed, first_mover=None, setup=None):
+        # Every Miracle match starts from its seed alone: no record of it carries a setup.
+        return engine.new_match(seed, first_mover)
+
+    def apply(self, state, seat, command):
+        return engine.apply(state, seat, command, in_place=True)
+
+    def resign(self, state, seat, reason):
+        return engine.resign(state, seat, reason, in_place=True)
+
+    def legal_commands(self, state, seat):
+        # Without the surrender, legal at any time for either seat: the platform resigns for a person
+        # (``resign``), and a random opponent choosing from this list must not give up.
+        return [c for c in engine.legal_commands(state, seat) if "surrender" not in c]
+
+    def to_move(self, state):
+        return tuple(engine.to_move(state))
+
+    def outcome(self, state):
+        return (state.winner, state.end_reason) if state.phase == "over" else None
+
+    def first_mover(self, state):
+        return state.first_mover
+
+    def in_setup(self, state):
+        # Until both decks are in, neither side has seen anything of the other.
+        return state.phase == "deck"
+
+    def blind(self, command):
+        return isinstance(command, dict) and "deck" in command
+
+    def dump(self, state):
+        return state.to_json()
+
+    def load(self, data):
+        return engine.MatchState.from_json(data)
+
+    def view(self, state, audience):
+        return engine.view(state, audience)
+
+    def project(self, events, audience):
+        return engine.project(events, audience)
+
+    def choices(self, state, seat):
+        # The compact options (per unit its moves and targets, per summon its cells) rather than the
+        # full legal list: the board lights them up, and they say the same in far fewer bytes.
+        if seat is None:
+            return {"options": {}}
+        return {"options": engine.options(state, seat)}
+
+    def restarts_clock(self, command):
+        # One period per turn; a deck opens a fresh one (for the first mover, its first turn).
+        return isinstance(command, dict) and "deck" in command
+
+    def program_seconds(self, state):
+        if state is not None and state.phase == "deck":
+            return DECK_SECONDS
+        return TURN_SECONDS
+
+    def choose(self, level, view, events, legal, seat, rng, **options):
+        # ``BOT_LEVEL_OPTIONS`` is per level for every game: take only the options this game's bot of
+        # that level has (the expert's ``budget``, say), not another game's.
+        bot = bots.LEVELS[level]
+        accepted = inspect.signature(bot).parameters
+        return bot(**{k: v for k, v in options.items() if k in accepted}).choose(view, events, legal, seat, rng)
+
+    def make_record(self, seed, commands, *, first_mover=None, players=None, forfeit=None, setup=None):
+        return records.make_record(
+            seed,
+            [{"player": seat, **command} for seat, command in commands],
+            first_mover=first_mover,
+            players=players,
+            forfeit=forfeit,
+        )
+
+    def read_record(self, data):
+        try:
+            record = records.parse_record(data)
+        except records.RecordError as error:
+            raise RecordError(error.code, error.message, error.command_index) from None
+        return Record(record.seed, record.commands, record.first_mover, record.players, record.forfeit, None, None)
+
+    def claims_upload(self, data):
+        return False
+
+
+GAME = Miracle()

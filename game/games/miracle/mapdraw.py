@@ -1,0 +1,58 @@
+"""Where each cell of the map is drawn: flat-top hexes from the engine's cube coordinates.
+
+The map's own note (``data/map.json``, ``orientation_as_drawn``) gives the picture: side 0's
+miracle at the bottom, +z to the left. A player whose seat holds side 1 sees the map turned half
+a circle, so that every player has their own miracle at the bottom; the map is point-symmetric, so
+only who owns what changes. Pure geometry: nothing here depends on a match.
+"""
+import math
+
+from .engine import board
+
+# Centre to corner, in SVG units; the page scales the whole drawing.
+SIZE = 10
+ROW = math.sqrt(3) / 2 * SIZE
+HEX_POINTS = " ".join(
+    f"{SIZE * math.cos(math.radians(a)):.2f},{SIZE * math.sin(math.radians(a)):.2f}" for a in range(0, 360, 60)
+)
+
+
+def key(cell):
+    return ",".join(str(v) for v in cell)
+
+
+def centre(cell, flipped):
+    """Screen position (x right, y down) of cube cell ``[x, y, z]``; ``flipped``: side 1 at the bottom."""
+    x, y, z = cell
+    sign = -1 if flipped else 1
+    return round(sign * 1.5 * SIZE * -z, 2), round(sign * ROW * (y - x), 2)
+
+
+def _extent():
+    xs = [abs(centre(c, False)[0]) for c in board.COORDS]
+    ys = [abs(centre(c, False)[1]) for c in board.COORDS]
+    # Room beyond the outer cells for what sticks out of a token or a miracle (stars, HP).
+    return max(xs) + SIZE + 1, max(ys) + ROW + 4
+
+
+HALF_WIDTH, HALF_HEIGHT = _extent()
+VIEW_BOX = f"{-HALF_WIDTH:.1f} {-HALF_HEIGHT:.1f} {2 * HALF_WIDTH:.1f} {2 * HALF_HEIGHT:.1f}"
+
+ABYSS = frozenset(key(board.COORDS[c]) for c in board.ABYSS)
+GARRISONS = tuple(key(board.COORDS[c]) for c in board.GARRISON_CELL)
+MIRACLES = frozenset(key(board.COORDS[c]) for c in board.MIRACLE_CELL)
+
+
+def cells(flipped):
+    """Every cell as ``{"key", "x", "y", "terrain"}``, in the engine's order."""
+    out = []
+    for coords in board.COORDS:
+        k = key(coords)
+        x, y = centre(coords, flipped)
+        terrain = "abyss" if k in ABYSS else "miracle" if k in MIRACLES else "ground"
+        # ``ix``, ``iy``: the corner of a mark drawn on the cell (an abyss, a spawn point), 12 units wide.
+        out.append({"key": k, "x": x, "y": y, "ix": round(x - 6, 2), "iy": round(y - 6, 2), "terrain": terrain})
+    return out
+
+
+CELLS = {False: cells(False), True: cells(True)}

@@ -1,0 +1,231 @@
+"""The board, the controls and the status line of a 神迹之战 match page, built only from a projected
+payload (the body of a ``state`` frame): the HTML can show no more than the JSON does.
+
+What a player may click comes from ``payload["options"]`` (the engine's ``options``) alone; the
+page's script only lights up and submits what is listed there.
+"""
+import uuid
+from types import SimpleNamespace
+
+from django.utils.translation import gettext as _
+
+from . import cards, mapdraw
+from .engine.turns import max_mana_gain
+from .texts import artifact_name, creature_name
+
+
+def tones(seat):
+    """Side -> "a" (the viewer's own, or the host's to a spectator) or "b"."""
+    mine = 0 if seat is None else seat
+    return {mine: "a", 1 - mine: "b"}
+
+
+def flipped(seen, seat):
+    # The first mover holds map side 0, drawn at the bottom; a player holding side 1 turns the map.
+    return seen is not None and seat is not None and seat != seen["first_mover"]
+
+
+def next_mana(seen, side):
+    """What ``side``'s mana will be at its next turn start (the engine's own rule for the rise)."""
+    if seen["phase"] != "play":
+        return None
+    turn = seen["turn"] + (2 if seen["current"] == side else 1)
+    rule = SimpleNamespace(first_mover=seen["first_mover"], max_mana=seen["max_mana"])
+    return seen["max_mana"][side] + max_mana_gain(rule, side, turn)
+
+
+def unit_label(unit, own):
+    words = {"type": creature_name(unit["type"]), "level": unit["level"], "hp": unit["hp"],
+             "max": unit["max_hp"], "atk": unit["atk"]}
+    text = (_("Your %(type)s (L%(level)s): HP %(hp)s/%(max)s, ATK %(atk)s") if own
+            else _("Enemy %(type)s (L%(level)s): HP %(hp)s/%(max)s, ATK %(atk)s")) % words
+    if unit["shield"]:
+        text += " · " + _("holy shield")
+    if unit["atk"] > unit["base_atk"]:
+        text += " · " + _("attack raised")
+    if own and unit["can_act"]:
+        text += " · " + _("can act")
+    return text
+
+
+def _tokens(seen, seat, flip, tone):
+    grounds = {mapdraw.key(u["at"]) for u in seen["units"] if not u["flying"]}
+    airs = {mapdraw.key(u["at"]) for u in seen["units"] if u["flying"]}
+    out = []
+    for unit in seen["units"]:
+        x, y = mapdraw.centre(unit["at"], flip)
+        cell = mapdraw.key(unit["at"])
+        shared = cell in grounds and cell in airs
+        # A flyer over a ground creature: the two share the cell, the flyer up and to the right.
+        dx, dy = ((4, -4) if unit["flying"] else (-3, 3)) if shared else (0, 0)
+        own = unit["camp"] == seat
+        out.append({
+            **unit, "cell": cell, "x": round(x + dx, 2), "y": round(y + dy, 2), "scale": 0.65 if shared else 1,
+            "tone": tone[unit["camp"]], "own": own, "image": cards.image(unit["type"]),
+            "symbol": cards.symbol(unit["type"]), "stars": range(unit["level"]),
+            "aura": unit["atk"] > unit["base_atk"], "label": unit_label(unit, own),
+        })
+    return out
+
+
+def board(payload, marks, seats):
+    seen = payload["view"]
+    seat = payload["seat"]
+    flip = flipped(seen, seat)
+    tone = tones(seat)
+    marked = (marks or {}).get("cells", {})
+    spawns = {}
+    if seen:
+        for side in (0, 1):
+            for cell in seen["spawn_points"][side]:
+                spawns[mapdraw.key(cell)] = tone[side]
+    cells = [{**c, "spawn": spawns.get(c["key"]), "marks": marked.get(c["key"], [])} for c in mapdraw.CELLS[flip]]
+    out = {
+        "view_box": mapdraw.VIEW_BOX, "hex": mapdraw.HEX_POINTS, "cells": cells, "flipped": flip,
+        "miracles": [], "garrisons": [], "units": [], "paths": [],
+        "trail_tone": tone.get((marks or {}).get("player")),
+    }
+    for path in (marks or {}).get("paths", []):
+        out["paths"].append(" ".join("%s,%s" % mapdraw.centre(c, flip) for c in path))
+    for index, key in enumerate(mapdraw.GARRISONS):
+        owner = seen["garrisons"][index] if seen else None
+        x, y = mapdraw.centre([int(v) for v in key.split(",")], flip)
+        out["garrisons"].append({"x": x, "y": y, "tone": tone.get(owner, "none"), "owner": owner})
+    if not seen:
+        return out
+    for side in (0, 1):
+        x, y = mapdraw.centre(seen["miracles"][side], flip)
+        out["miracles"].append({"x": x, "y": y, "hp": max(0, seen["miracle_hp"][side]), "tone": tone[side],
+                                "label": seats[side]["label"], "key": mapdraw.key(seen["miracles"][side])})
+    out["units"] = _tokens(seen, seat, flip, tone)
+    return out
+
+
+def _pool_rows(pools):
+    if not pools:
+        return []
+    return [{"type": t, "name": creature_name(t), "symbol": cards.symbol(t), "image": cards.image(t), **p}
+            for t, p in pools.items()]
+
+
+def sides(payload, seats):
+    """One strip per side, the viewer's own below the map: mana, units per type, the artifact."""
+    seen = payload["view"]
+    seat = payload["seat"]
+    tone = tones(seat)
+    # Below the map, the side whose miracle is drawn at the bottom: the viewer's own, or to a
+    # spectator the first mover's (map side 0).
+    bottom = seat if seat is not None else seen["first_mover"] if seen else 0
+    out = {}
+    for side, where in ((1 - bottom, "top"), (bottom, "bottom")):
+        strip = {"side": side, "tone": tone[side], "own": side == seat, "label": seats[side]["label"],
+                 "clock": seats[side]["clock"], "to_move": bool(seen) and side in seen["to_move"]}
+        if seen:
+            artifact = seen["artifacts"][side]
+            strip.update({
+                "mana": seen["mana"][side], "max_mana": seen["max_mana"][side], "next_mana": next_mana(seen, side),
+                "miracle_hp": max(0, seen["miracle_hp"][side]), "pools": _pool_rows(seen["pools"][side]),
+                "artifact": artifact and {**cards.artifact_card(artifact["artifact"]), **artifact},
+                "deck_in": seen["deck_submitted"][side], "lost_stars": seen["lost_stars"][side],
+            })
+        out[where] = strip
+    return out
+
+
+def play_options(payload):
+    """The seat's options keyed by cell, for the page's script (its clicks submit the forms)."""
+    options = payload.get("options") or {}
+    seen = payload["view"]
+    if not seen or "units" not in options:
+        return None
+    where = {u["id"]: mapdraw.key(u["at"]) for u in seen["units"]}
+    pools = seen["pools"][payload["seat"]]
+    enemy_miracle = mapdraw.key(seen["miracles"][1 - payload["seat"]])
+    units = {}
+    for entry in options["units"]:
+        units[str(entry["unit"])] = {
+            "at": mapdraw.key(entry["at"]),
+            "moves": [mapdraw.key(m["to"]) for m in entry["moves"]],
+            "attacks": {(enemy_miracle if t == "miracle" else where[t]): str(t) for t in entry["attacks"]},
+        }
+    artifact = options.get("artifact")
+    if artifact:
+        artifact = {"artifact": artifact["artifact"], "radius": cards.artifact_radius(artifact["artifact"]),
+                    "cells": [mapdraw.key(c) for c in artifact.get("cells", [])],
+                    "units": {where[u]: str(u) for u in artifact.get("units", [])}}
+    return {
+        "units": units,
+        "summons": [{"type": s["type"], "name": str(creature_name(s["type"])), "level": s["level"], "cost": s["cost"],
+                     "ready": pools[s["type"]]["available"], "cells": [mapdraw.key(c) for c in s["cells"]]}
+                    for s in options["summons"]],
+        "artifact": artifact,
+    }
+
+
+def _cell_label(key):
+    return "(%s)" % key.replace(",", ", ")
+
+
+def controls(payload, seats):
+    seen = payload["view"]
+    seat = payload["seat"]
+    status = payload["status"]
+    base = {"client_id": uuid.uuid4().hex, "version": payload["version"]}
+    if status != "live" or seat is None:
+        return {"mode": status if status != "live" else "watching", **base}
+    base["clock"] = seats[seat]["clock"]
+    options = payload.get("options") or {}
+    if "deck" in options:
+        return {"mode": "deck", "count": options["deck"]["count"],
+                "artifacts": [cards.artifact_card(a) for a in options["deck"]["artifacts"]],
+                "creatures": [cards.creature_card(c) for c in options["deck"]["creatures"]], **base}
+    if seen["phase"] == "deck":
+        return {"mode": "deck_waiting", **base}
+    if "end_turn" not in options:
+        return {"mode": "wait", **base}
+    play = play_options(payload)
+    units = {u["id"]: u for u in seen["units"]}
+    actors = []
+    for entry in options["units"]:
+        unit = units[entry["unit"]]
+        actors.append({
+            "id": unit["id"], "label": unit_label(unit, True), "at": _cell_label(mapdraw.key(unit["at"])),
+            "moves": [{"key": k, "label": _cell_label(k)} for k in play["units"][str(unit["id"])]["moves"]],
+            "attacks": [{"value": str(t), "label": _("the enemy miracle") if t == "miracle"
+                         else unit_label(units[t], False)} for t in entry["attacks"]],
+        })
+    summon_types = {}
+    for s in play["summons"]:
+        entry = summon_types.setdefault(s["type"], {"type": s["type"], "name": creature_name(s["type"]),
+                                                    "levels": [], "cells": s["cells"]})
+        entry["levels"].append({"level": s["level"], "cost": s["cost"]})
+    artifact = play["artifact"]
+    if artifact:
+        artifact = {**artifact, "name": artifact_name(artifact["artifact"]),
+                    "cell_choices": [{"key": k, "label": _cell_label(k)} for k in artifact["cells"]],
+                    "unit_choices": [{"value": v, "label": unit_label(units[int(v)], True)}
+                                     for v in artifact["units"].values()]}
+    return {"mode": "play", "actors": actors, "summons": list(summon_types.values()), "artifact": artifact,
+            "play": play, **base}
+
+
+def status(payload, seats):
+    seen = payload["view"]
+    if not seen:
+        return {"turn": None}
+    current = seen["current"] if seen["phase"] == "play" else None
+    return {
+        "phase": seen["phase"], "turn": seen["turn"], "last_turn": seen["last_turn"],
+        "your_turn": current is not None and current == payload["seat"],
+        "to_move": seats[current]["label"] if current is not None else None,
+        "hp": [max(0, hp) for hp in seen["miracle_hp"]],
+    }
+
+
+def page_context(payload, marks, seats):
+    return {
+        "status": status(payload, seats),
+        "board": board(payload, marks, seats),
+        "sides": sides(payload, seats) if payload["view"] is not None or payload["status"] != "open" else None,
+        "controls": controls(payload, seats),
+    }

@@ -1,0 +1,162 @@
+"""The 神迹之战 board and controls as the page draws them (``game.games.miracle.presenter`` and its
+templates): orientation, tokens, the other side's last turn, and forms that offer exactly the
+engine's legal moves."""
+import itertools
+import json
+import re
+import random
+from html.parser import HTMLParser
+
+import pytest
+from django.template.loader import render_to_string
+
+from game.games.miracle import mapdraw
+from game.games.miracle.engine import apply, legal_commands
+from game.games.miracle.engine.randomplay import random_command
+from game.games.miracle.forms import form_command
+from game.games.miracle.game import GAME
+
+from .helpers import put, start
+
+
+def payload(state, seat, status="live"):
+    return {"match": 1, "version": 9, "status": status, "seat": seat, "audience": seat if seat is not None else "spectator",
+            "players": ["ann", "bob"], "private": False, "winner": None, "end_reason": None,
+            "view": GAME.view(state, seat if seat is not None else "spectator"), **GAME.choices(state, seat),
+            "rematch": None, "clock": {"deadlines": [None, None], "server_time": 0}}
+
+
+def render(state, seat, marks=None):
+    seats = [{"label": name, "clock": None} for name in ("ann", "bob")]
+    data = payload(state, seat)
+    context = {**GAME.web.page_context(data, marks or {}, seats), "payload": data}
+    return {part: render_to_string(GAME.web.templates[part], context) for part in ("status", "board", "controls")}
+
+
+class Forms(HTMLParser):
+    """Each <form>: its fixed fields and, per <select>, the values it offers."""
+
+    def __init__(self):
+        super().__init__()
+        self.forms, self.select = [], None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "form":
+            self.forms.append({"fixed": {}, "selects": {}})
+        elif tag == "input" and self.forms and attrs.get("type") == "hidden" and "disabled" not in attrs:
+            self.forms[-1]["fixed"][attrs["name"]] = attrs["value"]
+        elif tag == "select":
+            self.select = self.forms[-1]["selects"].setdefault(attrs["name"], [])
+        elif tag == "option" and self.select is not None:
+            self.select.append(attrs["value"])
+
+    def handle_endtag(self, tag):
+        if tag == "select":
+            self.select = None
+
+
+def offered(html):
+    """Every frame the forms can send (each combination of their menus)."""
+    parser = Forms()
+    parser.feed(html)
+    frames = []
+    for form in parser.forms:
+        names = list(form["selects"])
+        for values in itertools.product(*(form["selects"][n] for n in names)):
+            frames.append({**form["fixed"], **dict(zip(names, values))})
+    return frames
+
+
+def canonical(command):
+    return json.dumps(command, sort_keys=True)
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_the_forms_offer_exactly_the_legal_moves(seed):
+    state = start(seed=seed)
+    rng = random.Random(seed)
+    checked = 0
+    while state.phase == "play" and state.turn < 30:
+        seat = state.current
+        if state.turn % 3 == 0:
+            frames = offered(render(state, seat)["controls"])
+            sent = {canonical(form_command(f)) for f in frames}
+            legal = {canonical(c) for c in legal_commands(state, seat) if "surrender" not in c}
+            assert sent == legal
+            checked += len(frames)
+        state, _ = apply(state, seat, random_command(state, seat, rng))
+    assert checked > 50
+
+
+def test_the_other_seat_and_spectators_get_no_move_forms():
+    state = start()
+    for seat in (1, None):
+        assert offered(render(state, seat)["controls"]) == []
+        assert "miracle-play" not in render(state, seat)["controls"]
+
+
+def centre_of(html, cls):
+    marker = html.index(f'class="miracle miracle--{cls}"')
+    transform = html[marker:].split('transform="translate(', 1)[1].split(")", 1)[0]
+    return [float(v) for v in transform.split()]
+
+
+@pytest.mark.parametrize("first_mover", [0, 1])
+def test_each_player_sees_their_own_miracle_at_the_bottom(first_mover):
+    state = start(first_mover=first_mover)
+    for seat in (0, 1):
+        board = render(state, seat)["board"]
+        own, other = centre_of(board, "a"), centre_of(board, "b")
+        assert own[1] > other[1], (seat, own, other)
+    spectator = render(state, None)["board"]
+    # A spectator: the first mover's side (map side 0) at the bottom, drawn as side "a" when seat 0,
+    # and its strip below the map too.
+    tone = "a" if first_mover == 0 else "b"
+    assert centre_of(spectator, tone)[1] > 0
+    below = spectator.split('class="hexmap"', 1)[1]
+    assert f'side-strip--{tone}' in below and f'side-strip--{tone}' not in spectator.split('class="hexmap"', 1)[0]
+
+
+def test_tokens_show_hit_points_attack_stars_and_the_shield():
+    state = start()
+    shielded = put(state, 0, "archer", 2, (-3, 3, 0), shield=True)
+    put(state, 1, "swordsman", 3, (3, -3, 0))
+    board = render(state, 0)["board"]
+    token = board.split(f'data-unit="{shielded}"', 1)[1].split("</g>", 1)[0]
+    unit = state.units[shielded]
+    assert f'class="token-hp" x="6" y="6.9">{unit.hp}<' in token
+    assert f'class="token-atk" x="-6" y="6.9">{unit.atk}<' in token
+    assert ">★★<" in token and "miracle-shield" in token
+    assert board.count('class="token token--b') == 1 and "token-frame" in board
+
+
+def test_the_other_sides_last_turn_is_lit_on_the_board():
+    state = start()
+    key = "-3,3,0"
+    board = render(state, 1, {"player": 0, "cells": {key: ["summon"]}, "paths": [[[-4, 4, 0], [-3, 3, 0]]]})["board"]
+    lit = board.split(f'data-cell="{key}"', 1)[0].rsplit("<use", 1)[1]
+    assert "hex--summon" in lit
+    assert 'class="trail-path trail-path--b"' in board
+    assert "%s,%s" % mapdraw.centre([-4, 4, 0], flipped=True) in board
+
+
+def test_the_turn_clock_shows_in_the_strip_of_the_side_to_move():
+    state = start()
+    data = payload(state, 1)
+    clock = {"deadline": 1_000_000, "server_time": 940_000, "text": "1:00", "urgent": False}
+    seats = [{"label": "ann", "clock": clock}, {"label": "bob", "clock": None}]
+    context = {**GAME.web.page_context(data, {}, seats), "payload": data}
+    board = render_to_string(GAME.web.templates["board"], context)
+    above, below = board.split('class="hexmap"', 1)
+    # Seat 1 watches seat 0's turn: seat 0's strip is above the map, with its clock.
+    assert 'data-deadline="1000000"' in above and "data-deadline" not in below
+
+
+def test_a_miracle_struck_below_zero_reads_zero_on_the_board():
+    # The engine keeps the overshoot (damage is not capped at the HP left); the board shows 0.
+    state = start()
+    state.miracle_hp[1] = -4
+    drawn = render(state, 0)["board"]
+    assert re.findall(r'class="miracle-hp"[^>]*>(-?\d+)<', drawn) == ["30", "0"]
+    assert "bob's miracle: 0/30 HP" in drawn and "-4/30" not in drawn

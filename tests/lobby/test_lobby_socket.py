@@ -1,0 +1,72 @@
+"""/ws/lobby/: the host waiting in the lobby is told at once when someone joins their match."""
+import pytest
+from channels.db import database_sync_to_async
+
+from game import services
+from game.programs import seats
+from tests.game.helpers import HOST, ORIGIN, session_cookie
+from tests.sockets import RecordingSocket
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def lobby_socket(user=None, language=b"en"):
+    headers = [(b"origin", ORIGIN), (b"host", HOST), (b"accept-language", language)]
+    if user is not None:
+        cookie = await database_sync_to_async(session_cookie)(user)
+        headers.append((b"cookie", cookie.encode()))
+    socket = RecordingSocket("/ws/lobby/", headers)
+    return socket, await socket.connect()
+
+
+async def test_the_host_is_told_and_sent_to_the_match_when_someone_joins(host, guest, outsider):
+    match = await database_sync_to_async(services.create_match)(host)
+    socket, connected = await lobby_socket(host)
+    other, _ = await lobby_socket(outsider)
+    try:
+        assert connected
+        await database_sync_to_async(services.join_match)(match, guest)
+        news = await socket.receive()
+        assert 'id="lobby-joined"' in news and 'hx-swap-oob="true"' in news
+        assert f'data-url="/match/{match.pk}/"' in news and "guest joined your match" in news
+        # Nobody else hears of it.
+        assert await other.communicator.receive_nothing(timeout=0.2)
+    finally:
+        await socket.disconnect()
+        await other.disconnect()
+
+
+async def test_the_news_is_in_the_lobbys_language(host, guest):
+    match = await database_sync_to_async(services.create_match)(host)
+    socket, _ = await lobby_socket(host, language=b"zh-hans")
+    try:
+        await database_sync_to_async(services.join_match)(match, guest)
+        news = await socket.receive()
+        assert "guest" in news and "joined your match" not in news
+    finally:
+        await socket.disconnect()
+
+
+async def test_starting_a_match_against_the_computer_moves_no_other_tab(host, monkeypatch):
+    monkeypatch.setattr(seats, "wake", lambda match_id: None)
+    socket, _ = await lobby_socket(host)
+    try:
+        await database_sync_to_async(seats.start_vs_computer)(host, "random")
+        assert await socket.communicator.receive_nothing(timeout=0.2)
+    finally:
+        await socket.disconnect()
+
+
+async def test_an_anonymous_visitor_gets_no_lobby_socket():
+    socket, connected = await lobby_socket()
+    assert not connected
+
+
+async def test_the_lobby_socket_ignores_what_a_client_sends(host):
+    socket, _ = await lobby_socket(host)
+    try:
+        for junk in ("{", '{"type": "hello"}', "x" * 10_000):
+            await socket.send(junk)
+        assert await socket.communicator.receive_nothing(timeout=0.2)
+    finally:
+        await socket.disconnect()

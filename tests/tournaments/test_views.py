@@ -1,0 +1,136 @@
+"""The tournament pages: create from the form, register and withdraw, the live standings with a link
+to every match, the ladder; odd input is a message or a 404, never a 500, and changes nothing."""
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from game import services as match_services
+from tests.accounts import client_for
+from tournaments import runner, services
+from tournaments.models import Entry, LadderEntry, Pairing, Tournament
+
+from .conftest import new_tournament, start_now
+
+pytestmark = pytest.mark.django_db
+
+WEIRD = ["%00", "a" * 300, "..%2F..", "'%3B--", "%E2%80%AE", "99999999999999999999999"]
+
+
+def form(**overrides):
+    starts = (timezone.now() + timedelta(hours=2)).strftime("%Y-%m-%dT%H:%M")
+    data = {"name": "Friday Swiss", "game": "aquawar", "kind": "swiss", "players": "people", "rated": "on",
+            "move_seconds": "60", "starts": starts, "rounds": "4"}
+    data.update(overrides)
+    return data
+
+
+def test_a_member_creates_a_tournament_from_the_form(host_client, host):
+    response = host_client.post(reverse("tournaments:new"), form())
+    cup = Tournament.objects.get()
+    assert response.status_code == 302 and response.url == reverse("tournaments:detail", args=[cup.pk])
+    assert (cup.name, cup.kind, cup.rated, cup.move_seconds, cup.rounds, cup.organizer) == (
+        "Friday Swiss", "swiss", True, 60, 4, host
+    )
+    page = host_client.get(response.url).content.decode()
+    assert "Friday Swiss" in page and "Registration open" in page
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {"name": ""}, {"name": "x" * 200}, {"game": "chess"}, {"kind": "\x00"}, {"players": "robots"},
+        {"starts": "tomorrow"}, {"starts": "2001-01-01T00:00"}, {"rounds": "-3"}, {"rounds": "1e9"},
+        {"move_seconds": "0"}, {"move_seconds": "abc"}, {"kind": "swiss", "rounds": ""},
+    ],
+)
+def test_odd_forms_create_nothing_and_say_why(host_client, overrides):
+    response = host_client.post(reverse("tournaments:new"), form(**overrides), follow=True)
+    assert response.status_code == 200
+    assert not Tournament.objects.exists()
+    assert [m for m in response.context["messages"] if m.level_tag == "error"]
+
+
+def test_a_program_tournament_from_the_form_ignores_the_time_control(host_client):
+    host_client.post(reverse("tournaments:new"), form(players="programs", move_seconds="0", kind="round_robin"))
+    cup = Tournament.objects.get()
+    assert cup.for_programs and cup.move_seconds == 0
+
+
+def test_anonymous_visitors_see_the_pages_but_are_sent_to_log_in_to_act(client, host):
+    cup = new_tournament(host)
+    assert client.get(reverse("tournaments:list")).status_code == 200
+    assert client.get(reverse("tournaments:detail", args=[cup.pk])).status_code == 200
+    response = client.post(reverse("tournaments:register", args=[cup.pk]))
+    assert response.status_code == 302 and reverse("login") in response.url
+    assert not Entry.objects.exists()
+
+
+def test_register_and_withdraw_from_the_page(guest_client, host, guest):
+    cup = new_tournament(host)
+    detail = reverse("tournaments:detail", args=[cup.pk])
+    guest_client.post(reverse("tournaments:register", args=[cup.pk]))
+    assert Entry.objects.filter(player=guest).exists()
+    again = guest_client.post(reverse("tournaments:register", args=[cup.pk]), follow=True)
+    assert "already registered" in again.content.decode()
+    assert Entry.objects.count() == 1
+    assert "Withdraw" in guest_client.get(detail).content.decode()
+    guest_client.post(reverse("tournaments:withdraw", args=[cup.pk]))
+    assert not Entry.objects.exists()
+
+
+def test_the_running_page_shows_standings_and_links_every_match(host_client, host, people):
+    cup = new_tournament(host, rounds=2)
+    for player in people[:3]:
+        services.register(cup.pk, player)
+    start_now(cup)
+    runner.advance(cup.pk)
+    pairing = Pairing.objects.exclude(match=None).get()
+    match_services.resign(pairing.match, pairing.second)
+    runner.advance(cup.pk)
+    live = host_client.get(reverse("tournaments:live", args=[cup.pk])).content.decode()
+    for row in Pairing.objects.exclude(match=None):
+        assert reverse("game:match", args=[row.match_id]) in live
+    assert "Bye" in live and "Buchholz" in live and "Round 2 of 2" in live
+    # The winner of round 1 leads the table.
+    first_row = live.split("<tbody>")[1].split("</tr>")[0]
+    assert pairing.first.username in first_row
+
+
+@pytest.mark.parametrize("text", WEIRD)
+def test_odd_urls_are_404(client, text):
+    assert client.get(f"/tournaments/{text}/").status_code == 404
+    assert client.get(f"/ladder/{text}/").status_code == 404
+
+
+def test_unknown_tournaments_and_games_are_404_or_a_message(host_client):
+    assert host_client.get(reverse("tournaments:detail", args=[12345])).status_code == 404
+    response = host_client.post(reverse("tournaments:register", args=[12345]), follow=True)
+    assert "no such tournament" in response.content.decode()
+    assert host_client.post("/ladder/chess/join").status_code == 404
+
+
+def test_a_program_joins_and_leaves_the_ladder_from_its_page(programs, host_client):
+    bot = client_for(programs[0])
+    page = bot.get(reverse("tournaments:ladder", args=["aquawar"])).content.decode()
+    assert "Join the ladder" in page and "Reference opponents" in page
+    bot.post(reverse("tournaments:ladder_join", args=["aquawar"]))
+    assert LadderEntry.objects.filter(player=programs[0], game="aquawar").exists()
+    assert programs[0].username in host_client.get(reverse("tournaments:ladder", args=["aquawar"])).content.decode()
+    # A person can't put themselves on it.
+    host_client.post(reverse("tournaments:ladder_join", args=["aquawar"]))
+    assert LadderEntry.objects.count() == 1
+    bot.post(reverse("tournaments:ladder_leave", args=["aquawar"]))
+    assert not LadderEntry.objects.exists()
+
+
+def test_the_register_button_shows_only_to_the_kind_of_account_the_tournament_is_for(host_client, host, programs):
+    people_cup = new_tournament(host)
+    program_cup = new_tournament(host, for_programs=True)
+    bot = client_for(programs[0])
+    register = "Register</button>"
+    assert register in host_client.get(reverse("tournaments:detail", args=[people_cup.pk])).content.decode()
+    assert "Register this program" not in host_client.get(reverse("tournaments:detail", args=[program_cup.pk])).content.decode()
+    assert "Register this program" in bot.get(reverse("tournaments:detail", args=[program_cup.pk])).content.decode()
+    assert register not in bot.get(reverse("tournaments:detail", args=[people_cup.pk])).content.decode()

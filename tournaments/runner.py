@@ -1,0 +1,295 @@
+"""The unattended part: tournaments' rounds and the programs' ladder, started by the server itself.
+
+Work is set off two ways. Every bot-runner sweep (game.programs.runner: each server process's clock
+thread, and ``manage.py run_bots``) sends ``swept``, and ``run_due`` then starts the tournaments whose
+start time has come, closes the rounds whose matches have all ended, and pairs the ladder. And the end
+of a tournament or ladder match (``services.match_ended``) asks for the same at once, after its commit,
+so the next round does not wait for a sweep.
+
+Exactly once across processes: a tournament is advanced only under its row's lock (taken with
+SKIP LOCKED on PostgreSQL: a process that finds it busy leaves it to the one holding it, or to the
+next sweep), and every decision — has it started, is the round over, which round is next — is read
+again under that lock.
+A round's pairings are unique per table and per player besides. The ladder is paired under the locks
+of all its entries for the game, so two processes never pair the same programs at once.
+"""
+import logging
+from functools import partial
+from itertools import combinations
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import connections, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from game import games, services
+from game.live import clocks, presence
+from game.models import Match
+from game.programs import runner as bot_runner
+from game.programs import socket as bot_socket
+from game.programs.models import BotConnection
+from game.programs.seats import bot_account, start_vs_computer
+from game.services import ServiceError
+from ratings.api import ratings_of
+
+from . import pairing, tables
+from .models import Entry, LadderEntry, LadderMatch, Pairing, Tournament
+
+logger = logging.getLogger(__name__)
+
+# Ladder matches a program plays at once; a built-in level plays at most this many per game too.
+LADDER_MATCHES_AT_ONCE = 2
+BUILTIN_MATCHES_AT_ONCE = 4
+# Seconds a player has for the first move of a match the server started for them: to hear of it
+# (``SHOW_UP_SECONDS`` overrides it). Their own clock, if longer, counts instead.
+DEFAULT_SHOW_UP_SECONDS = 30
+
+
+def show_up_seconds():
+    return float(getattr(settings, "SHOW_UP_SECONDS", DEFAULT_SHOW_UP_SECONDS))
+
+
+def _tell(match, user_ids):
+    """After the commit, tell these programs' sockets of the match the server started for them."""
+    for user_id in user_ids:
+        transaction.on_commit(partial(bot_socket.assign, user_id, match.pk), robust=True)
+
+
+def _started(match, user_ids):
+    """What every match the server starts gets: time to show up, and word to the programs."""
+    clocks.grant([match.pk], show_up_seconds())
+    _tell(match, user_ids)
+    return match
+
+
+def on_sweep(sender, **kwargs):
+    run_due()
+
+
+def on_match_ended(sender, match, **kwargs):
+    """Inside the transaction (and the lock) that ended ``match``: only look, then act after the commit."""
+    tournament_id = Pairing.objects.filter(match_id=match.pk).values_list("tournament_id", flat=True).first()
+    if tournament_id is not None:
+        transaction.on_commit(partial(bot_runner.run_soon, _job, advance, tournament_id), robust=True)
+    elif LadderMatch.objects.filter(match_id=match.pk).exists():
+        transaction.on_commit(partial(bot_runner.run_soon, _job, pair_ladder, match.game), robust=True)
+
+
+def _job(work, *args):
+    try:
+        work(*args)
+    except Exception:
+        logger.exception("Tournament work %s%r failed", work.__name__, args)
+    finally:
+        # Worker threads outlive the job; never leave a connection open behind one.
+        connections.close_all()
+
+
+def run_due():
+    """Start, advance or finish every tournament that has work, then pair every game's ladder."""
+    now = timezone.now()
+    due = Q(status=Tournament.Status.REGISTRATION, starts__lte=now) | Q(status=Tournament.Status.RUNNING)
+    for tournament_id in Tournament.objects.filter(due).values_list("pk", flat=True):
+        try:
+            advance(tournament_id)
+        except Exception:
+            logger.exception("Advancing tournament %s failed", tournament_id)
+    for name in games.NAMES:
+        try:
+            pair_ladder(name)
+        except Exception:
+            logger.exception("Pairing the %s ladder failed", name)
+
+
+def advance(tournament_id):
+    """Do whatever the tournament is due: start it, record its round's results, pair the next
+    round, or write its final table. Returns the tournament's round afterwards (None if busy)."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update(skip_locked=True).filter(pk=tournament_id).first()
+        if tournament is None:
+            return None
+        if tournament.status == Tournament.Status.REGISTRATION and tournament.starts <= timezone.now():
+            _start(tournament)
+        elif tournament.status == Tournament.Status.RUNNING and _round_over(tournament):
+            _next_round(tournament)
+        return tournament.round
+
+
+def _start(tournament):
+    entries = list(tournament.entries.all())
+    if len(entries) < 2:
+        _end(tournament, Tournament.Status.CANCELLED, "too_few")
+        return
+    standing = ratings_of([e.player_id for e in entries], tournament.game)
+    for entry in entries:
+        entry.rating = standing[entry.player_id].rating
+    Entry.objects.bulk_update(entries, ["rating"])
+    tournament.status = Tournament.Status.RUNNING
+    if tournament.kind == Tournament.Kind.ROUND_ROBIN:
+        tournament.rounds = pairing.round_robin_rounds(len(entries))
+    _next_round(tournament)
+
+
+def _round_over(tournament):
+    """Record the points of the current round's matches that have ended; True once all have."""
+    waiting = False
+    undecided = Pairing.objects.filter(tournament=tournament, round=tournament.round, first_points=None)
+    for row in undecided.select_related("match"):
+        points = tables.points_of(row.match)
+        if points is None:
+            waiting = True
+            continue
+        Pairing.objects.filter(pk=row.pk).update(first_points=points[0], second_points=points[1])
+    return not waiting
+
+
+def _next_round(tournament):
+    number = tournament.round + 1
+    if number > tournament.rounds:
+        _finish(tournament)
+        return
+    entries = list(tournament.entries.select_related("player"))
+    ratings = {e.player_id: e.rating or 0.0 for e in entries}
+    if tournament.kind == Tournament.Kind.ROUND_ROBIN:
+        seeded = sorted(ratings, key=lambda p: (-ratings[p], p))
+        pairs = pairing.round_robin(seeded, number - 1)
+    else:
+        try:
+            pairs = pairing.swiss(ratings, tables.played_of(Pairing.objects.filter(tournament=tournament)))
+        except pairing.NoPairing:
+            _finish(tournament, "no_pairing")
+            return
+    players = {e.player_id: e.player for e in entries}
+    seats = (0, 1) if tournament.for_programs else ()
+    tables_ = [pair for pair in pairs if pair[1] is not None]
+    matches = services.start_many(
+        [(players[first], players[second], seats) for first, second in tables_],
+        game=tournament.game, move_seconds=tournament.move_seconds, rated=tournament.rated,
+    )
+    clocks.grant([match.pk for match in matches], show_up_seconds())
+    started = dict(zip(tables_, matches))
+    rows = []
+    for table, (first, second) in enumerate(pairs, start=1):
+        row = Pairing(tournament=tournament, round=number, table=table, first_id=first, second_id=second)
+        if second is None:
+            row.first_points = 1.0
+        else:
+            row.match = started[(first, second)]
+            if tournament.for_programs:
+                _tell(row.match, (first, second))
+        rows.append(row)
+    Pairing.objects.bulk_create(rows)
+    tournament.round = number
+    Tournament.objects.filter(pk=tournament.pk).update(
+        status=tournament.status, rounds=tournament.rounds, round=number
+    )
+
+
+def _finish(tournament, reason=""):
+    entries = list(tournament.entries.all())
+    for row, entry in tables.standings(tournament, entries=entries):
+        entry.final_rank, entry.final_score, entry.final_tiebreak = row.rank, row.score, row.tiebreak
+    Entry.objects.bulk_update(entries, ["final_rank", "final_score", "final_tiebreak"])
+    _end(tournament, Tournament.Status.FINISHED, reason)
+
+
+def _end(tournament, status, reason):
+    tournament.status = status
+    Tournament.objects.filter(pk=tournament.pk).update(
+        status=status, end_reason=reason, finished=timezone.now(), rounds=tournament.rounds, round=tournament.round
+    )
+
+
+def connected_programs(user_ids):
+    """The ids among ``user_ids`` with a bot socket open now (in any process)."""
+    fresh = timezone.now() - presence.STALE_AFTER
+    return set(BotConnection.objects.filter(user_id__in=user_ids, seen__gte=fresh).values_list("user_id", flat=True))
+
+
+def live_ladder_counts(game):
+    """{user id: live ladder matches} in ``game``."""
+    counts = {}
+    live = Match.objects.filter(ladder_match__isnull=False, game=game, status=Match.Status.LIVE)
+    for host, guest in live.values_list("host_id", "guest_id"):
+        for user_id in (host, guest):
+            counts[user_id] = counts.get(user_id, 0) + 1
+    return counts
+
+
+def pair_ladder(game):
+    """Start ladder matches for every connected ladder program with room for one more.
+
+    The closest-rated pairs first, over all the waiting programs (a rematch of a program's last
+    opponent only when another pair is just as close); a program left over plays the closest-rated
+    built-in level with room. Returns the matches started."""
+    started = []
+    with transaction.atomic():
+        entries = list(LadderEntry.objects.select_for_update().filter(game=game).order_by("pk"))
+        connected = connected_programs([e.player_id for e in entries])
+        counts = live_ladder_counts(game)
+        waiting = [
+            e.player_id for e in entries
+            if e.player_id in connected and counts.get(e.player_id, 0) < LADDER_MATCHES_AT_ONCE
+        ]
+        if not waiting:
+            return started
+        levels = {level: bot_account(level) for level in games.get(game).levels}
+        builtin_ids = {user.pk: level for level, user in levels.items()}
+        ratings = {k: v.rating for k, v in ratings_of([*waiting, *builtin_ids], game).items()}
+        last = _last_opponents(game, waiting)
+        by_gap = sorted(
+            combinations(sorted(waiting), 2),
+            key=lambda pair: (abs(ratings[pair[0]] - ratings[pair[1]]), last.get(pair[0]) == pair[1], pair),
+        )
+        free = set(waiting)
+        for player, opponent in by_gap:
+            if player not in free or opponent not in free:
+                continue
+            free -= {player, opponent}
+            try:
+                match = services.start_between(*_users(player, opponent), game=game, rated=True, program_seats=(0, 1))
+            except ServiceError:
+                continue
+            started.append(_ladder_match(match, (player, opponent)))
+        for player in sorted(free):
+            level = _closest_level(builtin_ids, ratings, player, counts)
+            if level is None:
+                continue
+            try:
+                # Rated: the level is a fixed reference, only the program's rating moves.
+                match = start_vs_computer(_users(player)[0], level, program=True, game=game, rated=True)
+            except ServiceError:
+                continue
+            counts[levels[level].pk] = counts.get(levels[level].pk, 0) + 1
+            started.append(_ladder_match(match, (player,)))
+    return started
+
+
+def _ladder_match(match, programs):
+    LadderMatch.objects.create(match=match, game=match.game)
+    return _started(match, programs)
+
+
+def _closest_level(builtin_ids, ratings, player, counts):
+    room = [p for p in builtin_ids if counts.get(p, 0) < BUILTIN_MATCHES_AT_ONCE]
+    if not room:
+        return None
+    return builtin_ids[min(room, key=lambda p: abs(ratings[p] - ratings[player]))]
+
+
+def _users(*user_ids):
+    found = get_user_model().objects.in_bulk(user_ids)
+    return [found[i] for i in user_ids]
+
+
+def _last_opponents(game, user_ids):
+    """{user id: the opponent of its latest ladder match}."""
+    last = {}
+    rows = Match.objects.filter(ladder_match__isnull=False, game=game).filter(
+        Q(host_id__in=user_ids) | Q(guest_id__in=user_ids)
+    ).order_by("-pk").values_list("host_id", "guest_id")[: 4 * len(user_ids)]
+    for host, guest in rows:
+        last.setdefault(host, guest)
+        last.setdefault(guest, host)
+    return last

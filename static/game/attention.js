@@ -10,7 +10,9 @@
   var LAST_SECONDS = 10;
   var page = null;
   var title = document.title;
-  var seen = { yourMove: false, status: null, rematch: null, urgent: false };
+  // What the page showed at the last check. Null until the first one: the state the page opens on
+  // (after a reload, or after the lobby's own chime brought the player here) makes no sound.
+  var seen = { yourMove: null, status: null, rematch: null, urgent: false };
 
   function stored(key, fallback) {
     try {
@@ -27,8 +29,7 @@
 
   function tones(notes) {
     if (!stored(SOUND, true) || !window.chime) return;
-    window.chime(notes);
-    page.dataset.lastSound = notes.join(" ");
+    if (window.chime(notes)) page.dataset.lastSound = notes.join(" ");
   }
 
   var SOUNDS = {
@@ -96,7 +97,7 @@
     if (!status) return;
     var yourMove = status.dataset.yourMove === "true";
     document.title = yourMove ? "▶ " + page.dataset.textYourTurn + " · " + title : title;
-    if (yourMove && !seen.yourMove) {
+    if (yourMove && seen.yourMove === false) {
       tones(SOUNDS.turn);
       notify(page.dataset.textYourTurn);
     }

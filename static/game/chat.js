@@ -1,6 +1,6 @@
 // The match page's chat box (templates/game/_chat_box.html) and the fairness buttons beside the
 // opponent's presence (templates/game/_opponent.html). Everything works without this file: the
-// forms post; it adds the confirmations, the timing, the sounds and keeps the chat scrolled.
+// forms post; it adds the confirmations and the timing, and keeps the chat scrolled.
 (function () {
   "use strict";
 
@@ -32,13 +32,9 @@
   }
   setInterval(showClaims, 1000);
 
-  // The host waiting on the match page hears the opponent arrive.
-  var status = null;
+  // The host waiting on the match page hears the opponent arrive from static/game/attention.js:
+  // the match starts with both players' picks, so their turn sound is the arrival.
   document.addEventListener("htmx:wsAfterMessage", function () {
-    var section = document.getElementById("match-status");
-    var now = section && section.dataset.status;
-    if (status === "open" && now === "live") window.chime([660, 880]);
-    status = now;
     showClaims();
     scrollChat();
   });

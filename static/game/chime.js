@@ -1,5 +1,6 @@
 // A short sound made in the browser (no audio file to fetch): window.chime([pitch in Hz, …]) plays
-// the pitches one after another. Silent where the browser allows no sound yet (no click so far).
+// the pitches one after another, and says whether it did (false when muted or without Web Audio).
+// Silent where the browser allows no sound yet (no click so far).
 (function () {
   "use strict";
 
@@ -9,9 +10,9 @@
   }
 
   window.chime = function (pitches) {
-    if (muted()) return;
+    if (muted()) return false;
     var Context = window.AudioContext || window.webkitAudioContext;
-    if (!Context) return;
+    if (!Context) return false;
     try {
       var audio = new Context();
       pitches.forEach(function (pitch, index) {
@@ -26,7 +27,8 @@
         tone.stop(start + 0.3);
       });
     } catch (error) {
-      // The page says it in words anyway.
+      return false;  // The page says it in words anyway.
     }
+    return true;
   };
 })();

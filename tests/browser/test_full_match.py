@@ -86,6 +86,8 @@ def test_it_plays_a_whole_match_in_three_browsers(browser, live_server_url, scre
     host.click(".pick-slot:nth-child(4) button[aria-label^='Move up']")
     assert host.locator(".pick-slot__name").all_inner_texts() == [NAMES[s] for s in HOST_TEAM]
     ui.shoot(host, screenshot_dir, "match-pick-1280")
+    # The roster, the team list, the log, the chat and the links all fit one desktop screen.
+    ui.assert_one_screen(host)
     host.click(".pick-form button[type=submit]")
     host.wait_for_selector("text=Your team is locked in")
 
@@ -211,6 +213,8 @@ def test_it_plays_a_whole_match_in_three_browsers(browser, live_server_url, scre
             ui.wait_version(watcher, version)
             ui.shoot(host, screenshot_dir, "match-live-1280")
             ui.shoot(watcher, screenshot_dir, "match-spectator-1280")
+            ui.assert_one_screen(host)
+            ui.assert_one_screen(watcher)
             shot = True
     else:
         pytest.fail("the match did not end")

@@ -27,7 +27,12 @@ def test_the_host_in_the_lobby_is_taken_to_the_match_when_someone_joins(browser,
     ui.join_by_invite(guest, invite, match_id)
     news = host.wait_for_selector("#lobby-joined[data-url]")
     assert f"{guest_name} joined your match #{match_id}" in news.inner_text()
+    # Told with a sound, once: the lobby's chime; the match page it leads to opens quietly, though
+    # the host's pick is due there.
+    assert news.get_attribute("data-last-sound") == ui.SOUND_TURN
     ui.shoot(host, screenshot_dir, "lobby-joined-1280")
     host.wait_for_url(f"**/match/{match_id}/")
     ui.wait_live(host)
     assert host.locator(".pick-form").count() == 1
+    assert host.get_attribute("#match-status", "data-your-move") == "true"
+    assert host.get_attribute(".match-page", "data-last-sound") is None

@@ -38,6 +38,17 @@ def shoot(page, folder, name):
     page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
 
 
+def assert_one_screen(page):
+    """The match fits the window: nothing to scroll to, down or sideways (the site's own footer,
+    the language switch, may lie below)."""
+    bottom, width = page.evaluate(
+        "() => [document.querySelector('.match-page').getBoundingClientRect().bottom + scrollY,"
+        " document.documentElement.scrollWidth]"
+    )
+    size = page.viewport_size
+    assert bottom <= size["height"] and width <= size["width"], (bottom, width, size)
+
+
 def sign_up(page, prefix):
     """A new account, logged in; returns its name."""
     name = f"{prefix}{uuid.uuid4().hex[:6]}"

@@ -47,6 +47,7 @@
     var on = stored(SOUND, true);
     sound.setAttribute("aria-pressed", String(on));
     sound.textContent = on ? sound.dataset.textOn : sound.dataset.textOff;
+    if (!notify) return;  // a spectator has no turn to be told of
     var wanted = stored(NOTIFY, false) && "Notification" in window && Notification.permission === "granted";
     notify.hidden = !("Notification" in window);
     notify.setAttribute("aria-pressed", String(wanted));
@@ -62,7 +63,8 @@
       drawSwitches();
       if (stored(SOUND, true)) tones(SOUNDS.turn);
     });
-    page.querySelector(".notify-switch").addEventListener("click", function () {
+    var notifySwitch = page.querySelector(".notify-switch");
+    if (notifySwitch) notifySwitch.addEventListener("click", function () {
       if (stored(NOTIFY, false) && Notification.permission === "granted") {
         store(NOTIFY, false);
         drawSwitches();

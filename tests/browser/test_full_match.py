@@ -70,6 +70,8 @@ def test_it_plays_a_whole_match_in_three_browsers(browser, live_server_url, scre
     watcher.click(f"#watch-{match_id}")
     ui.wait_live(watcher)
     host.wait_for_selector("text=1 spectator watching")
+    # A spectator has no turn to be notified of: only the players get that switch.
+    assert host.is_visible(".notify-switch") and watcher.locator(".notify-switch").count() == 0
 
     # Round 1, picked by hand: the cards go into the team list in the order clicked, and the
     # arrows reorder it; the Mimic's copy select appears only once the Mimic is in the team.
@@ -229,6 +231,7 @@ def test_it_plays_a_whole_match_in_three_browsers(browser, live_server_url, scre
     )
     assert re.search(r"You lost the match [01]–2\.", results[host] + results[guest])
     assert "won the match." in results[watcher]
+    assert not host.is_visible(".notify-switch")
     # Over: every fish on the board is shown, to everyone.
     assert watcher.locator(".fish-hidden").count() == 0
     for page, name in ((host, "host"), (guest, "guest"), (watcher, "spectator")):

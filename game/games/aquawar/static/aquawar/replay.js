@@ -13,7 +13,6 @@
   const log = document.getElementById("replay-log");
   const position = document.getElementById("replay-position");
   const roundSelect = document.getElementById("replay-round");
-  const playButton = root.querySelector('[data-go="play"]');
   const ROUND_OVER = new Set(["round_end", "match_end"]);
 
   // One step per projected event; a command this audience saw nothing of still gets one step, so
@@ -31,9 +30,6 @@
     step.turn = before.phase === "pick" ? null : before.turn + 1;
     step.key = step.frame === 0 ? "start" : before.round + ":" + (step.turn === null ? "pick" : step.turn);
   }
-
-  let current = 0;
-  let timer = null;
 
   function el(tag, className, content) {
     const node = document.createElement(tag);
@@ -139,86 +135,27 @@
     }
   }
 
-  function show(index) {
-    current = Math.max(0, Math.min(index, steps.length - 1));
-    const step = steps[current];
+  function draw(index) {
+    const step = steps[index];
     drawBoard(step);
-    drawLog(current);
+    drawLog(index);
     const where = [text.round + " " + step.round];
     if (step.turn !== null) where.push(text.turn + " " + step.turn);
     else if (step.frame > 0) where.push(text.picking);
-    where.push(text.step + " " + current + " " + text.of + " " + (steps.length - 1));
+    where.push(text.step + " " + index + " " + text.of + " " + (steps.length - 1));
     position.textContent = where.join(" · ");
     roundSelect.value = String(step.round);
-    if (current === steps.length - 1) stop();
   }
 
-  function turnStart(index) {
-    let i = index;
-    while (i > 0 && steps[i - 1].key === steps[index].key) i--;
-    return i;
-  }
-
-  function nextTurn() {
-    let i = current;
-    while (i < steps.length - 1 && steps[i].key === steps[current].key) i++;
-    return i;
-  }
-
-  function previousTurn() {
-    const start = turnStart(current);
-    return start < current ? start : turnStart(Math.max(start - 1, 0));
-  }
-
-  function stop() {
-    if (timer === null) return;
-    clearInterval(timer);
-    timer = null;
-    playButton.textContent = text.play;
-    playButton.setAttribute("aria-pressed", "false");
-  }
-
-  function play() {
-    if (timer !== null) return stop();
-    if (current === steps.length - 1) show(0);
-    timer = setInterval(() => show(current + 1), 900);
-    playButton.textContent = text.pause;
-    playButton.setAttribute("aria-pressed", "true");
-  }
-
-  const actions = {
-    first: () => show(0),
-    last: () => show(steps.length - 1),
-    prev: () => show(current - 1),
-    next: () => show(current + 1),
-    "prev-turn": () => show(previousTurn()),
-    "next-turn": () => show(nextTurn()),
-    play: play,
-  };
-
-  root.addEventListener("click", (event) => {
-    const button = event.target.closest("[data-go]");
-    if (button) actions[button.dataset.go]();
+  const show = window.ReplayControls(root, {
+    count: steps.length,
+    turnOf: (index) => steps[index].key,
+    draw: draw,
+    interval: 900,
   });
   roundSelect.addEventListener("change", () => {
     const round = Number(roundSelect.value);
     const index = steps.findIndex((step) => step.frame > 0 && step.round === round);
     if (index >= 0) show(index);
   });
-  document.addEventListener("keydown", (event) => {
-    // Arrow keys belong to form fields while one has focus (the round and perspective menus).
-    if (event.target.closest("input, select, textarea") || event.altKey || event.ctrlKey || event.metaKey) return;
-    const keys = {
-      ArrowLeft: event.shiftKey ? "prev-turn" : "prev",
-      ArrowRight: event.shiftKey ? "next-turn" : "next",
-      Home: "first",
-      End: "last",
-    };
-    if (!(event.key in keys)) return;
-    event.preventDefault();
-    actions[keys[event.key]]();
-  });
-
-  root.hidden = false;
-  show(0);
 })();

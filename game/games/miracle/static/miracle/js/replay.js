@@ -13,7 +13,6 @@
   const board = document.getElementById("replay-board");
   const log = document.getElementById("replay-log");
   const position = document.getElementById("replay-position");
-  const playButton = root.querySelector('[data-go="play"]');
   const NS = "http://www.w3.org/2000/svg";
   const where = {};
   map.cells.forEach((c) => { where[c.key] = c; });
@@ -177,9 +176,6 @@
     strips[1].replaceChildren(strip(view, order[1]));
   }
 
-  let current = 0;
-  let timer = null;
-
   function drawLog(index) {
     log.replaceChildren();
     let last = null;
@@ -193,74 +189,21 @@
     if (last) last.scrollIntoView({ block: "nearest" });
   }
 
-  function show(index) {
-    current = Math.max(0, Math.min(index, frames.length - 1));
-    drawBoard(current);
-    drawLog(current);
-    const step = steps[current];
+  function draw(index) {
+    drawBoard(index);
+    drawLog(index);
+    const step = steps[index];
     const parts = [];
     if (step.turn === 0) parts.push(text.decks);
-    else if (step.turn !== null) parts.push(text.turn + " " + step.turn + "/" + frames[current].view.last_turn);
-    parts.push(text.command + " " + current + " " + text.of + " " + (frames.length - 1));
+    else if (step.turn !== null) parts.push(text.turn + " " + step.turn + "/" + frames[index].view.last_turn);
+    parts.push(text.command + " " + index + " " + text.of + " " + (frames.length - 1));
     position.textContent = parts.join(" · ");
-    if (current === frames.length - 1) stop();
   }
 
-  function nextTurn() {
-    let i = current;
-    while (i < frames.length - 1 && steps[i].turn === steps[current].turn) i++;
-    return i;
-  }
-
-  function turnStart(index) {
-    let i = index;
-    while (i > 1 && steps[i - 1].turn === steps[index].turn) i--;
-    return i;
-  }
-
-  function previousTurn() {
-    const start = turnStart(current);
-    return start < current ? start : turnStart(Math.max(start - 1, 0));
-  }
-
-  function stop() {
-    if (timer === null) return;
-    clearInterval(timer);
-    timer = null;
-    playButton.textContent = text.play;
-    playButton.setAttribute("aria-pressed", "false");
-  }
-
-  function play() {
-    if (timer !== null) return stop();
-    if (current === frames.length - 1) show(0);
-    timer = setInterval(() => show(current + 1), 700);
-    playButton.textContent = text.pause;
-    playButton.setAttribute("aria-pressed", "true");
-  }
-
-  const actions = {
-    first: () => show(0),
-    last: () => show(frames.length - 1),
-    prev: () => show(current - 1),
-    next: () => show(current + 1),
-    "prev-turn": () => show(previousTurn()),
-    "next-turn": () => show(nextTurn()),
-    play: play,
-  };
-
-  root.addEventListener("click", (event) => {
-    const button = event.target.closest("[data-go]");
-    if (button) actions[button.dataset.go]();
+  window.ReplayControls(root, {
+    count: frames.length,
+    turnOf: (index) => steps[index].turn,
+    draw: draw,
+    interval: 700,
   });
-  document.addEventListener("keydown", (event) => {
-    if (event.target.closest("input, select, textarea") || event.altKey || event.ctrlKey || event.metaKey) return;
-    const keys = { ArrowLeft: event.shiftKey ? "prev-turn" : "prev", ArrowRight: event.shiftKey ? "next-turn" : "next", Home: "first", End: "last" };
-    if (!(event.key in keys)) return;
-    event.preventDefault();
-    actions[keys[event.key]]();
-  });
-
-  root.hidden = false;
-  show(0);
 })();

@@ -1,0 +1,88 @@
+// The replay viewer's stepping, the same for every game: the controls of templates/history/replay.html
+// (buttons, arrow keys, play and pause) move through a game's steps, and the game's own replay
+// script draws each step. A game's script calls ReplayControls once its frames are read.
+(function () {
+  "use strict";
+
+  // options: count (how many steps), turnOf(index) (a value that the steps of one turn share, and
+  // no step of another turn), draw(index) and interval (ms between steps while playing).
+  // Returns show(index), to jump to a step from the game's own controls.
+  window.ReplayControls = function (root, options) {
+    const last = options.count - 1;
+    const playButton = root.querySelector('[data-go="play"]');
+    const playLabel = playButton.textContent;
+    let current = 0;
+    let timer = null;
+
+    function show(index) {
+      current = Math.max(0, Math.min(index, last));
+      options.draw(current);
+      if (current === last) stop();
+    }
+
+    function turnStart(index) {
+      let i = index;
+      while (i > 0 && options.turnOf(i - 1) === options.turnOf(index)) i--;
+      return i;
+    }
+
+    function nextTurn() {
+      let i = current;
+      while (i < last && options.turnOf(i) === options.turnOf(current)) i++;
+      return i;
+    }
+
+    function previousTurn() {
+      const start = turnStart(current);
+      return start < current ? start : turnStart(Math.max(start - 1, 0));
+    }
+
+    function stop() {
+      if (timer === null) return;
+      clearInterval(timer);
+      timer = null;
+      playButton.textContent = playLabel;
+      playButton.setAttribute("aria-pressed", "false");
+    }
+
+    function play() {
+      if (timer !== null) return stop();
+      if (current === last) show(0);
+      timer = setInterval(() => show(current + 1), options.interval);
+      playButton.textContent = playButton.dataset.pause;
+      playButton.setAttribute("aria-pressed", "true");
+    }
+
+    const actions = {
+      first: () => show(0),
+      last: () => show(last),
+      prev: () => show(current - 1),
+      next: () => show(current + 1),
+      "prev-turn": () => show(previousTurn()),
+      "next-turn": () => show(nextTurn()),
+      play: play,
+    };
+
+    root.addEventListener("click", (event) => {
+      const button = event.target.closest("[data-go]");
+      if (button) actions[button.dataset.go]();
+    });
+    document.addEventListener("keydown", (event) => {
+      // Arrow keys belong to form fields while one has focus (the round and perspective menus).
+      if (event.target.closest("input, select, textarea") || event.altKey || event.ctrlKey || event.metaKey) return;
+      const keys = {
+        ArrowLeft: event.shiftKey ? "prev-turn" : "prev",
+        ArrowRight: event.shiftKey ? "next-turn" : "next",
+        Home: "first",
+        End: "last",
+      };
+      if (!(event.key in keys)) return;
+      event.preventDefault();
+      actions[keys[event.key]]();
+    });
+
+    root.hidden = false;
+    show(0);
+    return show;
+  };
+})();

@@ -153,7 +153,7 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
-# The cache holds login lockout counts and the lobby's sweep marker. Per process in the embedded
+# The cache holds login lockout counts, sign-ups per address and the lobby's sweep marker. Per process in the embedded
 # setup; with REDIS_URL it is shared, so the limits hold across every process (docs/deploy.md).
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
@@ -179,6 +179,9 @@ MAX_SOCKETS_PER_ADDRESS = int(os.environ.get("MAX_SOCKETS_PER_ADDRESS", "40"))
 MATCH_HELLO_RATE = tuple(int(n) for n in os.environ.get("MATCH_HELLO_RATE", "3/10").split("/"))
 # Bot sockets one account may have open at once (all its tokens together), over every process.
 MAX_BOT_SOCKETS_PER_USER = int(os.environ.get("MAX_BOT_SOCKETS_PER_USER", "10"))
+# Accounts one client address may make per window (seconds), over every process (counted in the
+# cache, as login lockouts are): "accounts/seconds". A household or a classroom shares an address.
+SIGNUP_RATE = tuple(int(n) for n in os.environ.get("SIGNUP_RATE", "5/3600").split("/"))
 # An open match nobody has joined is cancelled (end_reason "expired") after this long.
 OPEN_MATCH_MINUTES = int(os.environ.get("OPEN_MATCH_MINUTES", "60"))
 # How long a player's opponent must have been away (no socket on the match) before the player may
@@ -190,7 +193,7 @@ CHAT_RATE = tuple(int(n) for n in os.environ.get("CHAT_RATE", "5/10").split("/")
 
 # The proxies in front of the site that append the client's address to X-Forwarded-For (nginx:
 # 1); 0 reads the connection's own address. The one rule for every client address the site uses
-# (login lockouts, socket caps): aquawar_site/security.py.
+# (login lockouts, sign-ups, socket caps): aquawar_site/security.py.
 TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
 
 # Login lockouts (django-axes, docs/deploy.md "Limits"), on the site's login and the admin's: after

@@ -3,7 +3,6 @@ from functools import wraps
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
-from django.contrib.auth.forms import UserCreationForm
 from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -12,6 +11,7 @@ from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from aquawar_site.security import request_address
 from game import games
 from game.access import may_watch
 from game.live.presenter import how_to_play_url
@@ -22,6 +22,7 @@ from game.services import ServiceError, cancel_match, create_match, join_match
 from game.sweep import sweep_now_and_then
 
 from .forms import NewMatchForm, TokenForm, VsComputerForm
+from .signups import SignupForm
 
 LIST_LIMIT = 50
 PROFILE_LIMIT = 20
@@ -207,14 +208,16 @@ def signup(request):
     next_url = local_next(request)
     if request.user.is_authenticated:
         return redirect(next_url)
-    form = UserCreationForm(request.POST if request.method == "POST" else None)
+    form = SignupForm(request.POST if request.method == "POST" else None, address=request_address(request))
     if form.is_bound and form.is_valid():
         user = form.save()
         # Named, as there is more than one backend: django-axes' only watches logins.
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome, %(username)s!") % {"username": user.username})
         return redirect(next_url)
-    return render(request, "registration/signup.html", {"form": form, "next": next_url})
+    # 429 Too Many Requests when the address has made its share of accounts, as a login lockout.
+    status = 429 if form.is_bound and form.refused else 200
+    return render(request, "registration/signup.html", {"form": form, "next": next_url}, status=status)
 
 
 def result_of(match, seat):

@@ -64,9 +64,10 @@ def isolated_channel_layer(settings):
 
 @pytest.fixture(autouse=True)
 def empty_cache(settings):
-    """A fresh in-memory cache per test: login throttling counts and the lobby's sweep marker live in
-    the cache, and none may leak between tests. Not clear(): on Redis that would flush the database
-    the channel layer shares. Assigning the setting makes Django drop its cached connections."""
+    """A fresh in-memory cache per test: login throttling counts, sign-ups per address and the
+    lobby's sweep marker live in the cache, and none may leak between tests. Not clear(): on Redis
+    that would flush the database the channel layer shares. Assigning the setting makes Django drop
+    its cached connections."""
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": uuid.uuid4().hex}}
     # django-axes' cache handler keeps the cache it was made with: make it take this one.
     AxesProxyHandler.get_implementation(force=True)

@@ -41,8 +41,13 @@ class Tournament(models.Model):
     # The round being played; 0 before the start.
     round = models.PositiveSmallIntegerField(default=0)
     # Why it ended other than by playing every round: "too_few" players at the start, "no_pairing"
-    # (every next round would repeat a pairing), "organizer" (called off before the start).
+    # (every next round would repeat a pairing), "organizer" (called off before the start),
+    # "start_failed" (the server could not start its next round, however often it tried).
     end_reason = models.CharField(max_length=16, blank=True)
+    # Failed tries in a row to start the next round (or the first), and when the runner may try
+    # again: a round that cannot start now is not tried again on every sweep of every process.
+    start_failures = models.PositiveSmallIntegerField(default=0)
+    retry_at = models.DateTimeField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True)
 

@@ -14,6 +14,7 @@ A round's pairings are unique per table and per player besides. The ladder is pa
 of all its entries for the game, so two processes never pair the same programs at once.
 """
 import logging
+from datetime import timedelta
 from functools import partial
 from itertools import combinations
 
@@ -44,6 +45,12 @@ BUILTIN_MATCHES_AT_ONCE = 4
 # Seconds a player has for the first move of a match the server started for them: to hear of it
 # (``SHOW_UP_SECONDS`` overrides it). Their own clock, if longer, counts instead.
 DEFAULT_SHOW_UP_SECONDS = 30
+# A round that failed to start is tried again after a minute, then 2, 4 and 8; the fifth failure in a
+# row (some 15 minutes after the first) ends the tournament. Every sweep of every process would
+# otherwise try it again, and a refusal by the services (a time control the game dropped, say)
+# would be repeated for ever.
+FIRST_RETRY = timedelta(minutes=1)
+START_TRIES = 5
 
 
 def show_up_seconds():
@@ -90,7 +97,8 @@ def run_due():
     """Start, advance or finish every tournament that has work, then pair every game's ladder."""
     now = timezone.now()
     due = Q(status=Tournament.Status.REGISTRATION, starts__lte=now) | Q(status=Tournament.Status.RUNNING)
-    for tournament_id in Tournament.objects.filter(due).values_list("pk", flat=True):
+    waiting = Q(retry_at__gt=now)
+    for tournament_id in Tournament.objects.filter(due).exclude(waiting).values_list("pk", flat=True):
         try:
             advance(tournament_id)
         except Exception:
@@ -104,16 +112,57 @@ def run_due():
 
 def advance(tournament_id):
     """Do whatever the tournament is due: start it, record its round's results, pair the next
-    round, or write its final table. Returns the tournament's round afterwards (None if busy)."""
+    round, or write its final table. Returns the tournament's round afterwards (None if busy).
+
+    Starting a round can fail (the services refuse its matches, say a time control the game no
+    longer offers, or the database fails): then nothing of that start is kept, the failure is
+    counted and the next try waits (``retry_delay``); after ``START_TRIES`` failures in a row the
+    tournament ends ("start_failed") instead of being retried by every sweep for ever."""
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update(skip_locked=True).filter(pk=tournament_id).first()
         if tournament is None:
             return None
-        if tournament.status == Tournament.Status.REGISTRATION and tournament.starts <= timezone.now():
-            _start(tournament)
+        now = timezone.now()
+        if tournament.retry_at is not None and tournament.retry_at > now:
+            return tournament.round
+        if tournament.status == Tournament.Status.REGISTRATION and tournament.starts <= now:
+            work = _start
         elif tournament.status == Tournament.Status.RUNNING and _round_over(tournament):
-            _next_round(tournament)
+            # The results just recorded stay whatever happens to the next round.
+            work = _next_round
+        else:
+            return tournament.round
+        try:
+            with transaction.atomic():
+                work(tournament)
+        except Exception:
+            logger.exception("Starting round %s of tournament %s failed", tournament.round + 1, tournament_id)
+            _start_failed(tournament)
+        else:
+            if tournament.start_failures:
+                Tournament.objects.filter(pk=tournament.pk).update(start_failures=0, retry_at=None)
         return tournament.round
+
+
+def retry_delay(failures):
+    """How long the runner waits after ``failures`` failed starts in a row: doubling each time."""
+    return FIRST_RETRY * 2 ** (failures - 1)
+
+
+def _start_failed(tournament):
+    # The failed start may have changed the object (status, rounds, round) but none of the rows.
+    tournament.refresh_from_db()
+    failures = tournament.start_failures + 1
+    if failures >= START_TRIES:
+        if tournament.status == Tournament.Status.RUNNING:
+            _finish(tournament, "start_failed")
+        else:
+            _end(tournament, Tournament.Status.CANCELLED, "start_failed")
+        Tournament.objects.filter(pk=tournament.pk).update(start_failures=failures, retry_at=None)
+        return
+    retry_at = timezone.now() + retry_delay(failures)
+    Tournament.objects.filter(pk=tournament.pk).update(start_failures=failures, retry_at=retry_at)
+    tournament.start_failures, tournament.retry_at = failures, retry_at
 
 
 def _start(tournament):

@@ -194,3 +194,89 @@ def test_a_called_off_match_goes_to_whoever_moved_against_an_opponent_who_never_
     nobody.refresh_from_db()
     assert (came.first_points, came.second_points) == (0.0, 1.0)
     assert (nobody.first_points, nobody.second_points) == (0.0, 0.0)
+
+
+def spy_on_starts(monkeypatch):
+    """Count the runner's tries at starting a round's matches (each still made by the services)."""
+    tries = []
+    original = match_services.start_many
+
+    def start_many(*args, **kwargs):
+        tries.append(timezone.now())
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(runner.services, "start_many", start_many)
+    return tries
+
+
+def retry_now(tournament):
+    Tournament.objects.filter(pk=tournament.pk).update(retry_at=timezone.now() - timedelta(seconds=1))
+
+
+def test_a_round_that_cannot_start_waits_longer_after_each_failure_instead_of_every_sweep(host, people, monkeypatch):
+    tries = spy_on_starts(monkeypatch)
+    cup = new_tournament(host, rounds=2)
+    entered(cup, people[:2])
+    # A time control the game no longer offers (as after a deploy that dropped it): refused.
+    Tournament.objects.filter(pk=cup.pk).update(move_seconds=45)
+    before = timezone.now()
+    for _sweep in range(3):
+        runner.run_due()
+        runner.advance(cup.pk)
+    cup.refresh_from_db()
+    assert len(tries) == 1
+    assert (cup.status, cup.round, cup.start_failures) == ("registration", 0, 1)
+    assert cup.retry_at >= before + runner.FIRST_RETRY
+    # Nothing of the failed start is kept: no match, no pairing, no frozen rating.
+    assert not Match.objects.exists() and not Pairing.objects.exists()
+    assert not Entry.objects.filter(tournament=cup, rating__isnull=False).exists()
+
+    retry_now(cup)
+    before = timezone.now()
+    runner.run_due()
+    runner.run_due()
+    cup.refresh_from_db()
+    assert len(tries) == 2 and cup.start_failures == 2
+    assert cup.retry_at >= before + 2 * runner.FIRST_RETRY
+
+    # Once the cause is gone, the next try starts the round and the count starts again.
+    Tournament.objects.filter(pk=cup.pk).update(move_seconds=60)
+    retry_now(cup)
+    runner.run_due()
+    cup.refresh_from_db()
+    assert (cup.status, cup.round, cup.start_failures, cup.retry_at) == ("running", 1, 0, None)
+    assert Pairing.objects.get(tournament=cup).match.move_seconds == 60
+
+
+def test_a_next_round_that_never_starts_ends_the_tournament_with_the_rounds_played(host, people, monkeypatch):
+    tries = spy_on_starts(monkeypatch)
+    cup = new_tournament(host, rounds=3)
+    entered(cup, people[:4])
+    runner.advance(cup.pk)
+    finish_round(cup)
+    Tournament.objects.filter(pk=cup.pk).update(move_seconds=45)
+    for attempt in range(1, runner.START_TRIES + 1):
+        runner.run_due()
+        cup.refresh_from_db()
+        assert cup.start_failures == attempt and len(tries) == 1 + attempt
+        if attempt < runner.START_TRIES:
+            assert cup.status == "running" and cup.retry_at is not None
+            retry_now(cup)
+    assert (cup.status, cup.end_reason, cup.round, cup.retry_at) == ("finished", "start_failed", 1, None)
+    # Round 1's results were recorded before the failed starts, and make the final table.
+    assert sorted(e.final_score for e in Entry.objects.filter(tournament=cup)) == [0.0, 0.0, 1.0, 1.0]
+    runner.run_due()
+    assert len(tries) == 1 + runner.START_TRIES
+
+
+def test_a_tournament_that_never_starts_is_cancelled_after_the_last_try(host, people, monkeypatch):
+    spy_on_starts(monkeypatch)
+    cup = new_tournament(host, rounds=2)
+    entered(cup, people[:2])
+    Tournament.objects.filter(pk=cup.pk).update(move_seconds=45)
+    for _attempt in range(runner.START_TRIES):
+        retry_now(cup)
+        runner.run_due()
+    cup.refresh_from_db()
+    assert (cup.status, cup.end_reason, cup.start_failures) == ("cancelled", "start_failed", runner.START_TRIES)
+    assert not Match.objects.exists()

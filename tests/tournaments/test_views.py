@@ -134,3 +134,19 @@ def test_the_register_button_shows_only_to_the_kind_of_account_the_tournament_is
     assert "Register this program" not in host_client.get(reverse("tournaments:detail", args=[program_cup.pk])).content.decode()
     assert "Register this program" in bot.get(reverse("tournaments:detail", args=[program_cup.pk])).content.decode()
     assert register not in bot.get(reverse("tournaments:detail", args=[people_cup.pk])).content.decode()
+
+
+def test_the_page_says_when_a_round_that_failed_to_start_is_tried_again_and_why_it_ended(client, host, people):
+    cup = new_tournament(host, rounds=2)
+    for player in people[:2]:
+        services.register(cup.pk, player)
+    start_now(cup)
+    # A time control the game no longer offers: the services refuse the round's matches.
+    Tournament.objects.filter(pk=cup.pk).update(move_seconds=45)
+    runner.advance(cup.pk)
+    when = Tournament.objects.get(pk=cup.pk).retry_at.strftime("%H:%M")
+    live = client.get(reverse("tournaments:live", args=[cup.pk])).content.decode()
+    assert f"The server could not start round 1; it tries again at {when} UTC." in live
+    Tournament.objects.filter(pk=cup.pk).update(status="cancelled", end_reason="start_failed", retry_at=None)
+    live = client.get(reverse("tournaments:live", args=[cup.pk])).content.decode()
+    assert "The server could not start the tournament." in live and "tries again" not in live

@@ -2,8 +2,9 @@
 
 The platform (services, the sockets, clocks, the bot runner, history, replays, records, the lobby)
 never imports a game's engine: it asks the registry (``game.games.get(name)``) for the game's
-``Game`` object and calls the members below. A game subclasses ``Game`` and ``Presentation`` in its
-own package (``game/games/<name>/``); docs/games.md says how, and ``tests/conformance`` checks it.
+``Game`` object and calls the members below. A game subclasses ``Game`` (or ``EngineGame``) and
+``Presentation`` in its own package (``game/games/<name>/``); docs/games.md says how, and
+``tests/conformance`` checks it.
 
 Terms used throughout:
 
@@ -213,6 +214,51 @@ class Game:
         replay of the 2021 contest). False for anything else; a game with no such files always
         answers False."""
         raise NotImplementedError
+
+
+class EngineGame(Game):
+    """A ``Game`` over an engine of the shape both engines share: the ``engine`` package's
+    ``apply`` and ``resign`` (with ``in_place``), ``view``, ``project`` and ``MatchState``
+    (``from_json``; a state's ``to_json``, ``phase``, ``winner``, ``end_reason``, ``first_mover``),
+    and its ``records`` module's ``make_record``. A subclass adds the members that are its game's own."""
+
+    engine = None
+    records = None
+
+    def apply(self, state, seat, command):
+        return self.engine.apply(state, seat, command, in_place=True)
+
+    def resign(self, state, seat, reason):
+        return self.engine.resign(state, seat, reason, in_place=True)
+
+    def outcome(self, state):
+        return (state.winner, state.end_reason) if state.phase == "over" else None
+
+    def first_mover(self, state):
+        return state.first_mover
+
+    def dump(self, state):
+        return state.to_json()
+
+    def load(self, data):
+        return self.engine.MatchState.from_json(data)
+
+    def view(self, state, audience):
+        return self.engine.view(state, audience)
+
+    def project(self, events, audience):
+        return self.engine.project(events, audience)
+
+    def make_record(self, seed, commands, *, first_mover=None, players=None, forfeit=None, setup=None):
+        # A setup (an imported record's) is the keyword arguments of the record it came from.
+        return self.records.make_record(
+            seed,
+            [{"player": seat, **command} for seat, command in commands],
+            first_mover=first_mover,
+            players=players,
+            forfeit=forfeit,
+            **(setup or {}),
+        )
 
 
 class Presentation:

@@ -2,7 +2,7 @@
 its records, and its web presentation."""
 from django.utils.translation import gettext_lazy as _
 
-from ..base import Game, Record, RecordError
+from ..base import EngineGame, Record, RecordError
 from . import bots, engine, source
 from .contest import official
 from .engine import randomplay
@@ -13,7 +13,7 @@ from .web import AquawarWeb
 PROGRAM_SECONDS = 3.0
 
 
-class Aquawar(Game):
+class Aquawar(EngineGame):
     name = "aquawar"
     title = _("Aquawar")
     IllegalCommand = engine.IllegalCommand
@@ -28,17 +28,13 @@ class Aquawar(Game):
         "expert": _("Expert: plans ahead"),
     }
     default_level = "greedy"
+    engine = engine
+    records = records
     web = AquawarWeb()
 
     def new_match(self, seed, first_mover=None, setup=None):
         # ``setup`` is an imported record's (``records.Record.setup``): the engine's own arguments.
         return engine.new_match(seed, first_mover, **(setup or {}))
-
-    def apply(self, state, seat, command):
-        return engine.apply(state, seat, command, in_place=True)
-
-    def resign(self, state, seat, reason):
-        return engine.resign(state, seat, reason, in_place=True)
 
     def legal_commands(self, state, seat):
         return engine.legal_commands(state, seat)
@@ -47,30 +43,12 @@ class Aquawar(Game):
         # Picks are simultaneous and blind: whoever has not locked a team in owes one.
         return randomplay.players_to_move(state)
 
-    def outcome(self, state):
-        return (state.winner, state.end_reason) if state.phase == "over" else None
-
-    def first_mover(self, state):
-        return state.first_mover
-
     def in_setup(self, state):
         # Until both teams of round 1 are locked in, nobody has seen anything of the other side.
         return state.round == 1 and state.phase == "pick"
 
     def blind(self, command):
         return isinstance(command, dict) and "pick" in command
-
-    def dump(self, state):
-        return state.to_json()
-
-    def load(self, data):
-        return engine.MatchState.from_json(data)
-
-    def view(self, state, audience):
-        return engine.view(state, audience)
-
-    def project(self, events, audience):
-        return engine.project(events, audience)
 
     def choices(self, state, seat):
         if seat is None:
@@ -91,16 +69,6 @@ class Aquawar(Game):
 
     def choose(self, level, view, events, legal, seat, rng, **options):
         return bots.make_bot(level, **options).choose(view, events, legal, seat, rng)
-
-    def make_record(self, seed, commands, *, first_mover=None, players=None, forfeit=None, setup=None):
-        return records.make_record(
-            seed,
-            [{"player": seat, **command} for seat, command in commands],
-            first_mover=first_mover,
-            players=players,
-            forfeit=forfeit,
-            **(setup or {}),
-        )
 
     def read_record(self, data):
         try:

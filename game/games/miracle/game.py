@@ -4,7 +4,7 @@ import inspect
 
 from django.utils.translation import gettext_lazy as _
 
-from ..base import Game, Record, RecordError
+from ..base import EngineGame, Record, RecordError
 from . import bots, engine
 from .engine import record as records
 from .web import MiracleWeb
@@ -14,7 +14,7 @@ DECK_SECONDS = 10.0
 TURN_SECONDS = 3.0
 
 
-class Miracle(Game):
+class Miracle(EngineGame):
     name = "miracle"
     title = _("Miracle")
     IllegalCommand = engine.IllegalCommand
@@ -29,17 +29,13 @@ class Miracle(Game):
         "expert": _("Expert: plans ahead"),
     }
     default_level = "greedy"
+    engine = engine
+    records = records
     web = MiracleWeb()
 
     def new_match(self, seed, first_mover=None, setup=None):
         # Every Miracle match starts from its seed alone: no record of it carries a setup.
         return engine.new_match(seed, first_mover)
-
-    def apply(self, state, seat, command):
-        return engine.apply(state, seat, command, in_place=True)
-
-    def resign(self, state, seat, reason):
-        return engine.resign(state, seat, reason, in_place=True)
 
     def legal_commands(self, state, seat):
         # Without the surrender, legal at any time for either seat: the platform resigns for a person
@@ -49,30 +45,12 @@ class Miracle(Game):
     def to_move(self, state):
         return tuple(engine.to_move(state))
 
-    def outcome(self, state):
-        return (state.winner, state.end_reason) if state.phase == "over" else None
-
-    def first_mover(self, state):
-        return state.first_mover
-
     def in_setup(self, state):
         # Until both decks are in, neither side has seen anything of the other.
         return state.phase == "deck"
 
     def blind(self, command):
         return isinstance(command, dict) and "deck" in command
-
-    def dump(self, state):
-        return state.to_json()
-
-    def load(self, data):
-        return engine.MatchState.from_json(data)
-
-    def view(self, state, audience):
-        return engine.view(state, audience)
-
-    def project(self, events, audience):
-        return engine.project(events, audience)
 
     def choices(self, state, seat):
         # The compact options (per unit its moves and targets, per summon its cells) rather than the
@@ -96,15 +74,6 @@ class Miracle(Game):
         bot = bots.LEVELS[level]
         accepted = inspect.signature(bot).parameters
         return bot(**{k: v for k, v in options.items() if k in accepted}).choose(view, events, legal, seat, rng)
-
-    def make_record(self, seed, commands, *, first_mover=None, players=None, forfeit=None, setup=None):
-        return records.make_record(
-            seed,
-            [{"player": seat, **command} for seat, command in commands],
-            first_mover=first_mover,
-            players=players,
-            forfeit=forfeit,
-        )
 
     def read_record(self, data):
         try:

@@ -51,6 +51,7 @@ def match_page(request, match_id):
             "resign_id": uuid.uuid4().hex,
             "invite": invite,
             "chat": chat.box(match, seat, request.user),
+            "tournament_round": frames.tournament_round(match.pk),
         }
     )
     return render(request, "game/match.html", context)

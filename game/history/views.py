@@ -184,6 +184,7 @@ def summary(request, match_id):
         "invite": request.GET.get("invite") if match.private else None,
         "title": _("Match %(id)s: summary") % {"id": match.pk},
         "parts": game.web.templates,
+        "tournament_round": frames.tournament_round(match.pk),
         **game.web.summary(state, names, commands, plot),
     }
     return render(request, "history/summary.html", context)

@@ -100,6 +100,8 @@ class MatchConsumer(ChatSocket, AsyncWebsocketConsumer):
         # The match's game (``game.games``): its forms, its board and its wording of refusals.
         self.game = None
         self.recount = False
+        # The tournament round of the match, for the page's links: read once, at admission.
+        self.tournament_round = None
         await self.accept()
         match, crowded = await database_sync_to_async(self.admit)()
         if match is None:
@@ -139,6 +141,8 @@ class MatchConsumer(ChatSocket, AsyncWebsocketConsumer):
         match = fanout.read_match(self.match_id)
         if match is None or not may_watch(match, self.user, self.invite):
             return None, None
+        if self.html:
+            self.tournament_round = frames.tournament_round(match.pk)
         limit = settings.MAX_SOCKETS_PER_USER
         if getattr(self.user, "is_authenticated", False) and presence.sockets_of(self.user.pk) >= limit:
             return match, f"You have {limit} match sockets open already: close some tabs first."
@@ -369,11 +373,15 @@ class MatchConsumer(ChatSocket, AsyncWebsocketConsumer):
             self.log_book, entries = presenter.full_log(match, seat)
             self.log_players = frames.players(match)
             ctx = presenter.context(self.game, frames.payload(match, seat), spectators, self.log_book.marks, players)
-            html = presenter.render_parts({**ctx, "invite": self.invite}) + presenter.render_log(entries, append=False)
+            html = presenter.render_parts({**ctx, **self.page_extras()}) + presenter.render_log(entries, append=False)
         self.version = match.version
         self.last_sent = sent_key(match, seat)
         # The chat too: whose lines the viewer reads changes with the audience (the match ended).
         return html + self.render_chat(match)
+
+    def page_extras(self):
+        """What the page's parts need beyond the payload, fixed for the socket's life."""
+        return {"invite": self.invite, "tournament_round": self.tournament_round}
 
     def render_update(self, match):
         seat = match.seat_of(self.user)
@@ -396,7 +404,7 @@ class MatchConsumer(ChatSocket, AsyncWebsocketConsumer):
             ctx = presenter.context(self.game, frames.payload(match, seat), spectators, self.log_book.marks, players)
             # The history links change with the status only (the match went live, say).
             parts = ("status", "board", "controls") + (("links",) if match.status != self.last_sent[1] else ())
-            html = presenter.render_parts({**ctx, "invite": self.invite}, parts) + presenter.render_log(
+            html = presenter.render_parts({**ctx, **self.page_extras()}, parts) + presenter.render_log(
                 entries, append=True
             )
         self.version = match.version

@@ -134,6 +134,20 @@ def rating_changes(match):
     ]
 
 
+def tournament_round(match_id):
+    """{round, tournament (its id), name} of the tournament round ``match_id`` was paired in, for a
+    link back to it; None for any other match. One query, read through the reverse accessor of the
+    tournaments app's ``Pairing`` (as ``rating_changes`` reads the ratings app's), so this module
+    needs no import of that app. A match's pairing is made with it and never changes: the page and
+    each socket read it once, never per frame. Nothing in it is hidden from anyone."""
+    row = (
+        Match.objects.filter(pk=match_id, tournament_pairing__isnull=False)
+        .values_list("tournament_pairing__round", "tournament_pairing__tournament_id", "tournament_pairing__tournament__name")
+        .first()
+    )
+    return None if row is None else {"round": row[0], "tournament": row[1], "name": row[2]}
+
+
 def versions(match, seat, after):
     """[(version, projected events)] for every version in (after, match.version], none left out."""
     audience = audience_for(match, seat)

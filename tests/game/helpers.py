@@ -1,14 +1,19 @@
 """Shared test plumbing: live matches, logged-in sockets and frame collection."""
 import json
+from datetime import timedelta
 
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
+from django.utils import timezone
 
 from game import services
 from game.models import Match
 from tests.sockets import RecordingSocket
+from tournaments import runner
+from tournaments import services as tournament_services
+from tournaments.models import Pairing, Tournament
 
 ORIGIN = b"http://testserver"
 HOST = b"testserver"
@@ -38,6 +43,19 @@ def session_cookie(user):
 
 def live_match(host, guest, *, private=False):
     return services.join_match(services.create_match(host, private=private), guest)
+
+
+def tournament_match(host, guest, name="Spring cup"):
+    """The match of round 1 of a round robin of ``host`` and ``guest``, started by the runner."""
+    cup = tournament_services.create(
+        host, name=name, game="aquawar", kind="round_robin", for_programs=False, rated=False, move_seconds=60,
+        starts=timezone.now() + timedelta(hours=1), rounds=None,
+    )
+    for player in (host, guest):
+        tournament_services.register(cup.pk, player)
+    Tournament.objects.filter(pk=cup.pk).update(starts=timezone.now())
+    runner.advance(cup.pk)
+    return Pairing.objects.get(tournament=cup).match
 
 
 class Socket(RecordingSocket):

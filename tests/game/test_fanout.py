@@ -17,7 +17,7 @@ from game.history import imports
 from game import services
 from game.models import Match, MatchEvent
 
-from .helpers import GUEST_TEAMS, HOST_TEAMS, live_match, open_socket
+from .helpers import GUEST_TEAMS, HOST_TEAMS, live_match, open_socket, tournament_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -131,6 +131,25 @@ async def test_a_presence_change_is_counted_once_for_every_socket_of_a_process(h
     finally:
         for socket in sockets:
             await socket.disconnect()
+
+
+async def test_a_tournament_match_page_s_socket_reads_its_round_once_not_per_change(host, guest, queries):
+    """The links row names the match's tournament round; the socket redraws that row when the
+    status changes, from what it read once at connect."""
+    match = await database_sync_to_async(tournament_match)(host, guest)
+    page = await open_socket(match.pk, host, html=True)
+    try:
+        first = await page.receive_until(lambda text: 'id="match-links"' in text)
+        assert "Round 1 of Spring cup" in first[-1].split('id="match-links"')[1].split("</p>")[0]
+        queries.clear()
+        await database_sync_to_async(services.resign)(match, guest, "r")
+        ended = await page.receive_until(lambda text: 'data-status="finished"' in text)
+        links = ended[-1].split('id="match-links"')[1].split("</p>")[0]
+        assert "Round 1 of Spring cup" in links and "Summary and HP chart" in links
+        # (The end itself asks whether the match is a tournament's, for the runner: that is all.)
+        assert not [sql for sql in queries if "tournaments_tournament" in sql.lower()]
+    finally:
+        await page.disconnect()
 
 
 async def test_state_frames_carry_the_counts_of_the_last_presence_change(host, guest):

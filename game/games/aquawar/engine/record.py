@@ -7,9 +7,9 @@ names the command at fault.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
+from ...engines.records import RecordError, is_side, play_forfeit, read_forfeit, read_object, read_seats, write
 from . import rules
 from .errors import IllegalCommand
 from .state import MAX_TURNS, SEED_MAX, SEED_MIN, TURN_LIMITS
@@ -18,23 +18,6 @@ FORMAT = "aquawar-record/1"
 
 _TOP_KEYS = {"format", "seed", "first_mover", "players", "commands", "forfeit", "dodges", "turn_limit"}
 _KINDS = ("pick", "assert", "act")
-
-
-class RecordError(ValueError):
-    """A record that cannot be read or replayed.
-
-    ``command_index`` is the 0-based index into ``commands`` of the command at fault, or ``None``
-    when the problem is not about one command.
-    """
-
-    def __init__(self, code: str, message: str, command_index: int | None = None):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.command_index = command_index
-
-    def to_json(self) -> dict:
-        return {"code": self.code, "message": self.message, "command_index": self.command_index}
 
 
 @dataclass(frozen=True)
@@ -82,10 +65,6 @@ class Record:
 def _is_int(value) -> bool:
     # bool is an int subclass, but ``true`` is never a meaningful seed, player or position.
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_side(value) -> bool:
-    return _is_int(value) and value in (0, 1)
 
 
 def _bad(index: int, message: str) -> RecordError:
@@ -143,7 +122,7 @@ _CHECKS = {"pick": _check_pick, "assert": _check_assert, "act": _check_act}
 def _parse_command(index: int, cmd) -> tuple[int, dict]:
     if not isinstance(cmd, dict):
         raise _bad(index, "not an object")
-    if not _is_side(cmd.get("player")):
+    if not is_side(cmd.get("player")):
         raise RecordError("bad_player", f"command {index}: player must be 0 or 1", index)
     kinds = [k for k in _KINDS if k in cmd]
     if len(kinds) != 1:
@@ -154,34 +133,11 @@ def _parse_command(index: int, cmd) -> tuple[int, dict]:
 
 def parse_record(source) -> Record:
     """Check the structure of a record given as JSON text (str/bytes) or as the decoded object."""
-    if isinstance(source, (str, bytes, bytearray)):
-        try:
-            source = json.loads(source)
-        except (ValueError, RecursionError) as exc:
-            # RecursionError: absurdly deep nesting must still be a clean error, not a traceback.
-            raise RecordError("invalid_json", f"not valid JSON: {exc}") from exc
-    if not isinstance(source, dict):
-        raise RecordError("bad_record", "a record must be a JSON object")
-    if source.get("format") != FORMAT:
-        raise RecordError("bad_format", f'"format" must be "{FORMAT}"')
-    unknown = source.keys() - _TOP_KEYS
-    if unknown:
-        raise RecordError("bad_record", f"unknown key(s) {', '.join(sorted(map(str, unknown)))}")
+    source = read_object(source, FORMAT, _TOP_KEYS)
     seed = source.get("seed")
     if not _is_int(seed) or not SEED_MIN <= seed <= SEED_MAX:
         raise RecordError("bad_seed", '"seed" must be an integer from -2**63 to 2**63-1 (signed 64-bit)')
-    first_mover = source.get("first_mover")
-    if first_mover is not None and not _is_side(first_mover):
-        raise RecordError("bad_first_mover", '"first_mover" must be 0, 1 or absent')
-    players = source.get("players")
-    if players is not None:
-        if not (isinstance(players, list) and len(players) == 2
-                and all(isinstance(name, str) for name in players)):
-            raise RecordError("bad_players", '"players" must be a list of two names')
-        players = tuple(players)
-    commands = source.get("commands")
-    if not isinstance(commands, list):
-        raise RecordError("bad_record", '"commands" must be a list')
+    first_mover, players, commands = read_seats(source)
     dodges = source.get("dodges")
     if dodges is not None:
         if not (isinstance(dodges, list) and all(isinstance(d, bool) for d in dodges)):
@@ -195,22 +151,10 @@ def parse_record(source) -> Record:
         commands=tuple(_parse_command(i, cmd) for i, cmd in enumerate(commands)),
         first_mover=first_mover,
         players=players,
-        forfeit=_parse_forfeit(source.get("forfeit")),
+        forfeit=read_forfeit(source.get("forfeit"), rules.RESIGN_REASONS),
         dodges=dodges,
         turn_limit=turn_limit,
     )
-
-
-def _parse_forfeit(forfeit):
-    if forfeit is None:
-        return None
-    if not (isinstance(forfeit, dict) and forfeit.keys() == {"player", "reason"} and _is_side(forfeit["player"])
-            and forfeit["reason"] in rules.RESIGN_REASONS):
-        raise RecordError(
-            "bad_forfeit",
-            '"forfeit" must be {"player": 0 or 1, "reason": one of ' + ", ".join(rules.RESIGN_REASONS) + "}",
-        )
-    return forfeit["player"], forfeit["reason"]
 
 
 def replay(record) -> tuple:
@@ -226,13 +170,8 @@ def replay(record) -> tuple:
     for index, (player, command) in enumerate(record.commands):
         state, produced = apply_recorded(state, index, player, command)
         events.extend(produced)
-    if record.forfeit is not None:
-        player, reason = record.forfeit
-        try:
-            state, produced = rules.resign(state, player, reason, in_place=True)
-        except IllegalCommand as exc:
-            raise RecordError("illegal_forfeit", f"forfeit: {exc}") from exc
-        events.extend(produced)
+    state, produced = play_forfeit(state, record.forfeit, rules.resign, IllegalCommand)
+    events.extend(produced)
     check_dodges_used(state)
     return state, events
 
@@ -259,14 +198,7 @@ def make_record(
 
     The result is checked with ``parse_record`` so nothing malformed is ever written out.
     """
-    record = {"format": FORMAT, "seed": seed}
-    if first_mover is not None:
-        record["first_mover"] = first_mover
-    if players is not None:
-        record["players"] = list(players)
-    record["commands"] = [dict(cmd) for cmd in commands]
-    if forfeit is not None:
-        record["forfeit"] = {"player": forfeit[0], "reason": forfeit[1]}
+    record = write(FORMAT, seed, commands, first_mover, players, forfeit)
     if dodges is not None:
         record["dodges"] = list(dodges)
     if turn_limit is not None and turn_limit != MAX_TURNS:

@@ -6,9 +6,9 @@ engine's call, made by ``replay``. Both report problems as ``RecordError`` namin
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
+from ...engines.records import RecordError, is_side, play_forfeit, read_forfeit, read_object, read_seats, write
 from . import rules
 from .checks import KINDS
 from .errors import IllegalCommand
@@ -16,20 +16,6 @@ from .errors import IllegalCommand
 FORMAT = "miracle-record/1"
 
 _TOP_KEYS = {"format", "seed", "first_mover", "players", "commands", "forfeit"}
-
-
-class RecordError(ValueError):
-    """A record that cannot be read or replayed. ``command_index`` is the 0-based index into
-    ``commands`` of the command at fault, or None when the problem is not about one command."""
-
-    def __init__(self, code: str, message: str, command_index: int | None = None):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.command_index = command_index
-
-    def to_json(self) -> dict:
-        return {"code": self.code, "message": self.message, "command_index": self.command_index}
 
 
 @dataclass(frozen=True)
@@ -47,14 +33,10 @@ class Record:
                            first_mover=self.first_mover, players=self.players, forfeit=self.forfeit)
 
 
-def _is_side(value) -> bool:
-    return type(value) is int and value in (0, 1)
-
-
 def _parse_command(index: int, cmd) -> tuple[int, dict]:
     if type(cmd) is not dict:
         raise RecordError("bad_command", f"command {index}: not an object", index)
-    if not _is_side(cmd.get("player")):
+    if not is_side(cmd.get("player")):
         raise RecordError("bad_player", f"command {index}: player must be 0 or 1", index)
     kinds = [k for k in cmd if k != "player"]
     if len(kinds) != 1 or kinds[0] not in KINDS:
@@ -67,45 +49,14 @@ def _parse_command(index: int, cmd) -> tuple[int, dict]:
 
 def parse_record(source) -> Record:
     """Check the structure of a record given as JSON text (str/bytes) or as the decoded object."""
-    if isinstance(source, (str, bytes, bytearray)):
-        try:
-            source = json.loads(source)
-        except (ValueError, RecursionError) as exc:
-            # RecursionError: absurdly deep nesting must still be a clean error, not a traceback.
-            raise RecordError("invalid_json", f"not valid JSON: {str(exc)[:200]}") from exc
-    if type(source) is not dict:
-        raise RecordError("bad_record", "a record must be a JSON object")
-    if source.get("format") != FORMAT:
-        raise RecordError("bad_format", f'"format" must be "{FORMAT}"')
-    unknown = source.keys() - _TOP_KEYS
-    if unknown:
-        raise RecordError("bad_record", f"unknown key(s) {', '.join(sorted(str(k)[:40] for k in unknown))}")
+    source = read_object(source, FORMAT, _TOP_KEYS)
     seed = source.get("seed")
     if type(seed) is not int:
         raise RecordError("bad_seed", '"seed" must be an integer')
-    first_mover = source.get("first_mover")
-    if first_mover is not None and not _is_side(first_mover):
-        raise RecordError("bad_first_mover", '"first_mover" must be 0, 1 or absent')
-    players = source.get("players")
-    if players is not None:
-        if not (type(players) is list and len(players) == 2 and all(isinstance(n, str) for n in players)):
-            raise RecordError("bad_players", '"players" must be a list of two names')
-        players = tuple(players)
-    commands = source.get("commands")
-    if type(commands) is not list:
-        raise RecordError("bad_record", '"commands" must be a list')
+    first_mover, players, commands = read_seats(source)
     return Record(seed=seed, commands=tuple(_parse_command(i, c) for i, c in enumerate(commands)),
-                  first_mover=first_mover, players=players, forfeit=_parse_forfeit(source.get("forfeit")))
-
-
-def _parse_forfeit(forfeit):
-    if forfeit is None:
-        return None
-    if not (type(forfeit) is dict and forfeit.keys() == {"player", "reason"} and _is_side(forfeit["player"])
-            and forfeit["reason"] in rules.RESIGN_REASONS):
-        raise RecordError("bad_forfeit", '"forfeit" must be {"player": 0 or 1, "reason": one of '
-                                         + ", ".join(rules.RESIGN_REASONS) + "}")
-    return forfeit["player"], forfeit["reason"]
+                  first_mover=first_mover, players=players,
+                  forfeit=read_forfeit(source.get("forfeit"), rules.RESIGN_REASONS))
 
 
 def replay(record) -> tuple:
@@ -124,26 +75,14 @@ def replay(record) -> tuple:
         except IllegalCommand as exc:
             raise RecordError("illegal_command", f"command {index}: {exc.code}: {exc}", index) from exc
         events.extend(produced)
-    if record.forfeit is not None:
-        player, reason = record.forfeit
-        try:
-            state, produced = rules.resign(state, player, reason, in_place=True)
-        except IllegalCommand as exc:
-            raise RecordError("illegal_forfeit", f"forfeit: {exc}") from exc
-        events.extend(produced)
+    state, produced = play_forfeit(state, record.forfeit, rules.resign, IllegalCommand)
+    events.extend(produced)
     return state, events
 
 
 def make_record(seed: int, commands, first_mover: int | None = None, players=None, forfeit=None) -> dict:
     """Build a record dict from commands in record form (``{"player": p, ...}``), checked with
     ``parse_record`` so nothing malformed is ever written out."""
-    record = {"format": FORMAT, "seed": seed}
-    if first_mover is not None:
-        record["first_mover"] = first_mover
-    if players is not None:
-        record["players"] = list(players)
-    record["commands"] = [dict(cmd) for cmd in commands]
-    if forfeit is not None:
-        record["forfeit"] = {"player": forfeit[0], "reason": forfeit[1]}
+    record = write(FORMAT, seed, commands, first_mover, players, forfeit)
     parse_record(record)
     return record

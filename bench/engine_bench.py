@@ -20,42 +20,20 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import statistics
 import sys
 import time
-import tracemalloc
 
-from game.games.aquawar.engine import apply, new_match, project, view
+import _engine_play
+from _engine_play import MODES
+from game.games.aquawar import engine as aquawar
 from game.games.aquawar.engine.randomplay import players_to_move, random_command
-
-AUDIENCES = (0, 1, "spectator")
-MODES = ("simulation", "live")
 
 
 def play(seed: int, live: bool, clock=time.perf_counter) -> tuple[int, float, float]:
     """One match; returns (turns, seconds in the policy, seconds in the engine)."""
-    rng = random.Random(seed)
-    state = new_match(seed)
-    log = []
-    policy = engine = 0.0
-    while state.phase != "over":
-        t0 = clock()
-        player = players_to_move(state)[0]
-        command = random_command(state, player, rng)
-        t1 = clock()
-        if live:
-            state, events = apply(state, player, command)
-            for audience in AUDIENCES:
-                project(events, audience)
-                view(state, audience)
-            log.extend(events)
-        else:
-            state, events = apply(state, player, command, in_place=True)
-        t2 = clock()
-        policy += t1 - t0
-        engine += t2 - t1
-    return sum(r["turns"] for r in state.rounds), policy, engine
+    state, _, policy, spent = _engine_play.play(aquawar, players_to_move, random_command, seed, live, clock)
+    return sum(r["turns"] for r in state.rounds), policy, spent
 
 
 def timed_run(mode: str, matches: int, seed: int) -> dict:
@@ -84,22 +62,6 @@ def timed_run(mode: str, matches: int, seed: int) -> dict:
     }
 
 
-def peak_memory(mode: str, matches: int, seed: int) -> int:
-    """Largest tracemalloc peak of one match, in bytes above what was allocated before it."""
-    live = mode == "live"
-    worst = 0
-    tracemalloc.start()
-    try:
-        for i in range(matches):
-            base = tracemalloc.get_traced_memory()[0]
-            tracemalloc.reset_peak()
-            play(seed + i, live)
-            worst = max(worst, tracemalloc.get_traced_memory()[1] - base)
-    finally:
-        tracemalloc.stop()
-    return worst
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=300, help="matches per run (default 300)")
@@ -116,7 +78,7 @@ def main(argv=None) -> int:
         runs = [timed_run(mode, args.matches, args.seed) for _ in range(args.repeat)]
         summary = {key: statistics.median(r[key] for r in runs) for key in runs[0]}
         summary["peak_kib_per_match"] = (
-            peak_memory(mode, args.memory_matches, args.seed) / 1024 if args.memory_matches else None
+            _engine_play.peak_memory(play, mode, args.memory_matches, args.seed) / 1024 if args.memory_matches else None
         )
         results[mode] = summary
 

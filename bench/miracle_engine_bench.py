@@ -17,46 +17,22 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import statistics
 import sys
 import time
-import tracemalloc
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from game.games.miracle.engine import apply, new_match, project, to_move, view  # noqa: E402
+import _engine_play  # noqa: E402
+from _engine_play import MODES  # noqa: E402
+from game.games.miracle import engine as miracle  # noqa: E402
+from game.games.miracle.engine import to_move  # noqa: E402
 from game.games.miracle.engine.randomplay import random_command  # noqa: E402
-
-AUDIENCES = (0, 1, "spectator")
-MODES = ("simulation", "live")
 
 
 def play(seed: int, live: bool, clock=time.perf_counter) -> tuple[int, float, float]:
     """One match; returns (commands, seconds in the policy, seconds in the engine)."""
-    rng = random.Random(seed)
-    state = new_match(seed)
-    log = []
-    policy = engine = 0.0
-    commands = 0
-    while state.phase != "over":
-        t0 = clock()
-        player = to_move(state)[0]
-        command = random_command(state, player, rng)
-        t1 = clock()
-        if live:
-            state, events = apply(state, player, command)
-            for audience in AUDIENCES:
-                project(events, audience)
-                view(state, audience)
-            log.extend(events)
-        else:
-            state, events = apply(state, player, command, in_place=True)
-        t2 = clock()
-        policy += t1 - t0
-        engine += t2 - t1
-        commands += 1
-    return commands, policy, engine
+    return _engine_play.play(miracle, to_move, random_command, seed, live, clock)[1:]
 
 
 CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
@@ -78,21 +54,6 @@ def run(mode: str, matches: int, seed: int, clock) -> dict:
     }
 
 
-def peak_memory(mode: str, matches: int, seed: int) -> int:
-    """Largest tracemalloc peak of one match, in bytes above what was allocated before it."""
-    worst = 0
-    tracemalloc.start()
-    try:
-        for i in range(matches):
-            base = tracemalloc.get_traced_memory()[0]
-            tracemalloc.reset_peak()
-            play(seed + i, mode == "live")
-            worst = max(worst, tracemalloc.get_traced_memory()[1] - base)
-    finally:
-        tracemalloc.stop()
-    return worst
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=100, help="matches per mode (default 100)")
@@ -107,7 +68,7 @@ def main(argv=None) -> int:
     for mode in args.mode or MODES:
         results[mode] = run(mode, args.matches, args.seed, CLOCKS[args.clock])
         results[mode]["peak_kib_per_match"] = (
-            peak_memory(mode, args.memory_matches, args.seed) / 1024 if args.memory_matches else None)
+            _engine_play.peak_memory(play, mode, args.memory_matches, args.seed) / 1024 if args.memory_matches else None)
     cpu_per_wall = (time.process_time() - cpu_start) / (time.perf_counter() - wall_start)
 
     print(f"{args.matches} random matches per mode from seed {args.seed}, Python {sys.version.split()[0]}, "

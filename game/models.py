@@ -22,6 +22,20 @@ def new_seed():
     return secrets.randbits(63)
 
 
+# The reverse accessors on an account that make it a program's (the BOT badge; no limit on the
+# matches it plays at once): a built-in level's ``BotAccount``, and the ratings app's
+# ``ProgramAccount`` (named, not imported: ratings depends on game).
+PROGRAM_MARKS = ("bot_account", "program_account")
+
+
+def program_marked():
+    """A filter on accounts: those a program plays under (``ratings.api.is_program``)."""
+    marked = Q()
+    for accessor in PROGRAM_MARKS:
+        marked |= Q(**{f"{accessor}__isnull": False})
+    return marked
+
+
 def hold_account(user_id):
     """Lock ``user_id``'s account row for the rest of the transaction. Whatever counts a user's
     things against a limit and then adds one holds it first, so two requests at once can't both

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from . import games
 from .models import Match, hold_account, new_seed
 from .programs.models import BotSeat
-from .services import ServiceError, _changed, _locked, _ring_on_commit, check_vs_computer_limit
+from .services import ServiceError, _changed, _locked, _ring_on_commit, check_live_limit, check_vs_computer_limit
 
 OFFERED, ACCEPTED, DECLINED = "offered", "accepted", "declined"
 ANSWERS = ("offer", "accept", "decline")
@@ -54,11 +54,11 @@ def answer(match_id, user, action):
             fields = {"rematch_status": DECLINED}
         elif status == OFFERED:
             fields = {"rematch_status": ACCEPTED}
-            _start(current)
+            _start(current, user.pk)
         elif _computer_in(current, 1 - seat):
             # The computer accepts at once.
             fields = {"rematch_status": ACCEPTED, "rematch_offer": seat}
-            _start(current)
+            _start(current, user.pk)
         else:
             fields = {"rematch_status": OFFERED, "rematch_offer": seat}
         Match.objects.filter(pk=current.pk).update(**fields)
@@ -72,13 +72,18 @@ def _computer_in(match, seat):
     return match.bot_seats.filter(seat=seat).exclude(level=BotSeat.PROGRAM).exists()
 
 
-def _start(old):
+def _start(old, actor_id):
+    """The rematch of the locked, finished ``old``, accepted by ``actor_id``: one more live match
+    for both players, checked against their limits first."""
     computers = list(old.bot_seats.exclude(level=BotSeat.PROGRAM))
     for bot in computers:
         # A rematch is one more live match against that level for the person in the other seat.
         person = old.guest_id if bot.seat == 0 else old.host_id
         hold_account(person)
         check_vs_computer_limit(person, bot.level)
+    # In the order of their ids: two rematches between the same two at once hold them alike.
+    for player in sorted((old.host_id, old.guest_id)):
+        check_live_limit(player, opponent=player != actor_id)
     game = games.get(old.game)
     first = 1 - game.first_mover(game.load(old.state))
     seed = new_seed()

@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.dispatch import Signal
@@ -22,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from . import games
 from .live import clocks, presence
-from .models import BotAccount, BotSeat, Match, MatchEvent, hold_account, new_seed
+from .models import BotAccount, BotSeat, Match, MatchEvent, hold_account, new_seed, program_marked
 
 logger = logging.getLogger(__name__)
 
@@ -30,6 +31,9 @@ logger = logging.getLogger(__name__)
 MAX_OPEN_MATCHES = 5
 # Matches against the computer cost the server thinking time; a few at once is plenty for a person.
 MAX_LIVE_VS_COMPUTER = 5
+# Live matches a person may be seated in at once: each one joined starts clocks, and someone waits
+# on the other side. Programs (tournaments, the ladder) play as many as they are paired in.
+MAX_LIVE_MATCHES = 10
 
 
 class ServiceError(Exception):
@@ -158,6 +162,23 @@ def check_vs_computer_limit(user_id, level):
         )
 
 
+def check_live_limit(user_id, opponent=False):
+    """Refuse seating the person ``user_id`` in one more live match beyond ``MAX_LIVE_MATCHES``
+    (``opponent``: they are the other player of whoever asked), in the transaction that seats them.
+    Holds the person's account (``hold_account``) for the rest of it. A program's account is neither
+    refused nor held: every match against a built-in level seats one, and must not wait for another."""
+    if get_user_model().objects.filter(program_marked(), pk=user_id).exists():
+        return
+    hold_account(user_id)
+    live = Match.objects.filter(Q(host_id=user_id) | Q(guest_id=user_id), status=Match.Status.LIVE).count()
+    if live >= MAX_LIVE_MATCHES:
+        if opponent:
+            message = _("Your opponent already plays %(count)d matches at once.")
+        else:
+            message = _("You already play %(count)d matches at once: finish one first.")
+        raise ServiceError("too_many_live", message % {"count": live})
+
+
 def _checked_time_control(game, move_seconds):
     chosen = game_named(game)
     if move_seconds not in chosen.time_controls or isinstance(move_seconds, bool):
@@ -169,7 +190,8 @@ def create_match(host, *, private=False, move_seconds=0, level=None, game=games.
     """A new open match of ``game`` (a name) hosted by ``host``. ``move_seconds``: the time control
     for the people in it, one of the game's ``time_controls``. ``level``: the built-in level that
     joins it at once (game/programs/seats.py), so it counts against the live matches against that
-    level, not the open ones. Both limits are checked here, where every match but a rematch is made.
+    level, not the open ones. Both limits are checked here, where every match but a rematch is made,
+    and the host's live matches too: an open match becomes one more of them when someone joins.
     ``rated``: the result changes both players' ratings; never against a built-in level."""
     _require_member(host)
     chosen = _checked_time_control(game, move_seconds)
@@ -182,6 +204,7 @@ def create_match(host, *, private=False, move_seconds=0, level=None, game=games.
         elif Match.objects.filter(host=host, status=Match.Status.OPEN).count() >= MAX_OPEN_MATCHES:
             message = _("You already have %(count)d open matches: cancel one first.")
             raise ServiceError("too_many_open", message % {"count": MAX_OPEN_MATCHES})
+        check_live_limit(host.pk)
         return Match.objects.create(
             host=host, private=bool(private), move_seconds=move_seconds, game=chosen.name, rated=bool(rated)
         )
@@ -191,7 +214,9 @@ def start_between(first, second, *, game=games.DEFAULT, move_seconds=0, rated=Fa
     """A live match of ``game`` between two accounts the server paired (quick pairing, tournaments):
     ``first`` hosts (seat 0), ``second`` is the guest. No open-match limit: nobody waits in the lobby.
     ``program_seats``: the seats a program plays over the bot socket, under the contest rules (its
-    clock runs from the start, so a program that doesn't show loses by timeout)."""
+    clock runs from the start, so a program that doesn't show loses by timeout). Nor the limit of
+    live matches: a tournament's round starts whatever else its players play (quick pairing checks
+    it when the seek is made)."""
     return start_many([(first, second, program_seats)], game=game, move_seconds=move_seconds, rated=rated)[0]
 
 
@@ -232,6 +257,8 @@ def start_many(pairings, *, game=games.DEFAULT, move_seconds=0, rated=False):
 
 
 def join_match(match, user):
+    """``user`` takes the guest seat of the open ``match``, which goes live: the lobby, an invite, a
+    program over the bot socket, or the built-in level of a match against the computer."""
     _require_member(user)
     with transaction.atomic():
         current = _locked(match.pk)
@@ -239,6 +266,8 @@ def join_match(match, user):
             raise ServiceError("own_match", _("You can't join your own match."))
         if current.status != Match.Status.OPEN:
             raise ServiceError("not_open", _("This match is no longer open."))
+        # The account after the match's row, in the order a rematch takes them.
+        check_live_limit(user.pk)
         game = games.get(current.game)
         fresh = game.new_match(current.seed, first_mover=current.first_mover)
         touched = Match.objects.filter(pk=current.pk, status=Match.Status.OPEN, guest=None).update(

@@ -68,6 +68,9 @@ def seek(user, *, game=games.DEFAULT, move_seconds=0, rated=False, program=False
         with transaction.atomic():
             if Seek.objects.filter(user=user, match=None).exists():
                 raise ServiceError("already_seeking", _("You are already waiting for an opponent."))
+            # Checked here, not when the pairing starts the match (``services.start_many``, which
+            # tournaments share): a seeker past the limit never enters the pool.
+            services.check_live_limit(user.pk)
             row = Seek.objects.create(user=user, **fields)
     except IntegrityError:
         # Another request of this account made its seek at the same moment.

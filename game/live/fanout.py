@@ -33,7 +33,7 @@ from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connections
 
 from .. import games
-from ..models import Match, MatchEvent
+from ..models import PROGRAM_MARKS, Match, MatchEvent
 from . import frames, presence as presence_rows
 
 # An entry is needed only until this process's sockets on the match have used it, i.e. for
@@ -125,7 +125,7 @@ def _statements(connection):
         columns = ", ".join(f"m.{quote(field.column)}" for field in Match._meta.concrete_fields)
         column = {field: quote(Match._meta.get_field(field).column) for field in ("id", "host", "guest")}
         programs = ", ".join(
-            "(%s)" % " OR ".join(_marked(quote, user, accessor, f"m.{column[seat]}") for accessor in frames.PROGRAM_MARKS)
+            "(%s)" % " OR ".join(_marked(quote, user, accessor, f"m.{column[seat]}") for accessor in PROGRAM_MARKS)
             for seat in ("host", "guest")
         )
         match_sql = (

@@ -4,11 +4,10 @@ Every function takes the viewer's seat (0, 1 or None) and decides the audience i
 cannot ask for more than the viewer may know. Raw state and full events stay in here.
 """
 from django.contrib.auth import get_user_model
-from django.db.models import Q
 from django.utils import timezone
 
 from .. import games, rematch
-from ..models import Match, MatchEvent
+from ..models import Match, MatchEvent, program_marked
 
 # A client further behind than this gets a fresh snapshot instead of the versions it missed.
 REPLAY_LIMIT = 256
@@ -33,11 +32,6 @@ def players(match):
     return [match.host.username, match.guest.username if match.guest_id else None]
 
 
-# The reverse accessors on an account that make it a program's (the BOT badge): a built-in level's
-# ``BotAccount``, and the ratings app's ``ProgramAccount`` (named, not imported: ratings depends on game).
-PROGRAM_MARKS = ("bot_account", "program_account")
-
-
 def programs(match):
     """[host, guest]: whether a program plays under the seat's account. One query per match object,
     kept on it; none for a match the fanout read (it reads these with the row, ``remember_programs``)."""
@@ -47,12 +41,9 @@ def programs(match):
     known = getattr(match, "_programs", None)
     # Keyed by the seats' accounts: a guest who joins after the first read is read too.
     if known is None or known[0] != seats:
-        marked = Q()
-        for accessor in PROGRAM_MARKS:
-            marked |= Q(**{f"{accessor}__isnull": False})
         found = set(
             get_user_model()
-            .objects.filter(marked, pk__in=[user_id for user_id in seats if user_id is not None])
+            .objects.filter(program_marked(), pk__in=[user_id for user_id in seats if user_id is not None])
             .values_list("pk", flat=True)
         )
         known = remember_programs(match, [user_id in found for user_id in seats])

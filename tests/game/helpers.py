@@ -58,6 +58,12 @@ def tournament_match(host, guest, name="Spring cup"):
     return Pairing.objects.get(tournament=cup).match
 
 
+def seat_at_the_live_limit(person, opponent):
+    """``person`` plays ``services.MAX_LIVE_MATCHES`` live matches against ``opponent`` (started as
+    the server pairs them, which no limit stops); returns them."""
+    return [services.start_between(person, opponent) for _ in range(services.MAX_LIVE_MATCHES)]
+
+
 class Socket(RecordingSocket):
     """A match socket that keeps every frame it received (as text), for later scanning."""
 

@@ -1,13 +1,17 @@
 """Every limit is enforced where the thing is made (game/services.py and its kin), so no caller can
-get around it: open matches, live matches against the computer (rematches too), API tokens."""
+get around it: open matches, live matches against the computer (rematches too), live matches a
+person plays at once, API tokens."""
 import pytest
 from channels.db import database_sync_to_async
+from django.db.models import Q
 
 from game import rematch, services
 from game.programs import seats, tokens
 from game.models import Match
-from game.services import MAX_LIVE_VS_COMPUTER, MAX_OPEN_MATCHES, ServiceError
+from game.services import MAX_LIVE_MATCHES, MAX_LIVE_VS_COMPUTER, MAX_OPEN_MATCHES, ServiceError
+from ratings.api import mark_program
 from tests.bots.helpers import program, take_seat
+from tests.game.helpers import seat_at_the_live_limit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -52,6 +56,23 @@ async def test_the_bot_socket_create_obeys_the_open_match_limit(host):
     assert await database_sync_to_async(open_count)(host) == MAX_OPEN_MATCHES
 
 
+async def test_the_bot_socket_joins_seeks_and_plays_within_the_live_limit(host, guest, outsider):
+    await database_sync_to_async(seat_at_the_live_limit)(guest, outsider)
+    wanted = await database_sync_to_async(services.create_match)(host)
+    socket = await program(guest)
+    try:
+        answers = [
+            await take_seat(socket, request)
+            for request in ({"type": "join", "match": wanted.pk}, {"type": "play", "level": "random"})
+        ]
+        await socket.send({"type": "seek"})
+        answers.append(await socket.receive_until(lambda f: f["type"] in ("seeking", "error")))
+    finally:
+        await socket.disconnect()
+    assert [(a["type"], a["code"]) for a in answers] == [("error", "too_many_live")] * 3
+    assert (await database_sync_to_async(match_row)(wanted))["guest_id"] is None
+
+
 def test_rematches_obey_the_limit_of_live_matches_against_the_computer(host, settings):
     """The outside review: 5 resigned matches against a level, 5 new ones, then rematches of the
     first 5 (the computer accepts at once) made 10 live ones."""
@@ -86,3 +107,70 @@ def test_the_token_limit_holds_wherever_a_token_is_made(host):
         tokens.create(host, f"t{n}")
     error = refused("too_many_tokens", tokens.create, host, "one more")
     assert "10 tokens" in error.message
+
+
+def match_row(match):
+    return Match.objects.filter(pk=match.pk).values("status", "guest_id", "version", "state").get()
+
+
+def test_a_person_joins_no_more_than_the_live_limit(host, guest, outsider):
+    seat_at_the_live_limit(guest, outsider)
+    wanted = services.create_match(host)
+    before = match_row(wanted)
+    error = refused("too_many_live", services.join_match, wanted, guest)
+    assert error.message == f"You already play {MAX_LIVE_MATCHES} matches at once: finish one first."
+    assert match_row(wanted) == before
+    # Once one of theirs is over, the same join seats them.
+    services.resign(Match.objects.filter(host=guest, status="live").first(), guest, "r")
+    assert services.join_match(wanted, guest).status == "live"
+    assert Match.objects.filter(Q(host=guest) | Q(guest=guest), status="live").count() == MAX_LIVE_MATCHES
+
+
+def test_matches_in_either_seat_count_toward_the_live_limit(host, guest, outsider):
+    seat_at_the_live_limit(guest, outsider)  # the outsider is the guest in them all
+    refused("too_many_live", services.join_match, services.create_match(host), outsider)
+    # Nor may they open one more, which a join would make one more live match.
+    refused("too_many_live", services.create_match, outsider)
+    assert not Match.objects.filter(host=outsider, status="open").exists()
+
+
+def test_a_match_against_the_computer_obeys_the_live_limit(host, outsider):
+    seat_at_the_live_limit(host, outsider)
+    refused("too_many_live", seats.start_vs_computer, host, "random")
+    assert not Match.objects.filter(host=host, bot_seats__level="random").exists()
+
+
+def test_a_program_bot_socket_join_obeys_the_live_limit(host, guest, outsider):
+    seat_at_the_live_limit(guest, outsider)
+    wanted = services.create_match(host)
+    refused("too_many_live", seats.join_for_program, wanted, guest)
+    assert match_row(wanted)["guest_id"] is None and not wanted.bot_seats.exists()
+
+
+def test_a_rematch_obeys_the_live_limit_of_both_players(host, guest, outsider):
+    finished = services.start_between(host, guest)
+    services.resign(finished, host, "r")
+    rematch.answer(finished.pk, host, "offer")
+    seat_at_the_live_limit(guest, outsider)
+    error = refused("too_many_live", rematch.answer, finished.pk, guest, "accept")
+    assert error.message.startswith("You already play")
+    assert Match.objects.get(pk=finished.pk).rematch_status == "offered"
+    assert not Match.objects.filter(rematch_of=finished.pk).exists()
+    # The one who offered, accepting the other's offer: told it is their opponent who plays too many.
+    other = services.start_between(guest, host)
+    services.resign(other, host, "r")
+    services.resign(Match.objects.filter(host=guest, guest=outsider, status="live").first(), guest, "r")
+    rematch.answer(other.pk, guest, "offer")
+    services.start_between(guest, outsider)
+    error = refused("too_many_live", rematch.answer, other.pk, host, "accept")
+    assert error.message == f"Your opponent already plays {MAX_LIVE_MATCHES} matches at once."
+
+
+def test_programs_and_tournament_pairings_are_not_held_to_the_live_limit(host, guest, outsider):
+    mark_program(host)
+    seat_at_the_live_limit(host, outsider)
+    assert services.join_match(services.create_match(guest), host).status == "live"
+    assert seats.start_vs_computer(host, "random", program=True).status == "live"
+    # The server's own pairings (a tournament's round) start whatever else a person plays.
+    seat_at_the_live_limit(outsider, guest)
+    assert services.start_between(outsider, guest).status == "live"

@@ -2,6 +2,7 @@ import pytest
 from django.urls import reverse
 
 from game.services import cancel_match
+from tests.game.helpers import seat_at_the_live_limit
 
 from .helpers import fresh, post_with_csrf
 
@@ -92,3 +93,10 @@ def test_it_enforces_csrf(csrf_client, guest, private_match):
     assert fresh(private_match).guest is None
     post_with_csrf(client, invite_url(private_match), invite_url(private_match))
     assert fresh(private_match).guest == guest
+
+
+def test_it_refuses_a_join_past_the_live_limit(guest_client, guest, outsider, private_match):
+    seat_at_the_live_limit(guest, outsider)
+    response = guest_client.post(invite_url(private_match), follow=True)
+    assert "matches at once: finish one first." in response.content.decode()
+    assert (fresh(private_match).guest, fresh(private_match).status) == (None, "open")

@@ -2,7 +2,8 @@ import pytest
 from django.urls import reverse
 
 from game.models import Match
-from game.services import cancel_match
+from game.services import MAX_LIVE_MATCHES, cancel_match
+from tests.game.helpers import seat_at_the_live_limit
 
 from .helpers import fresh, post_with_csrf
 
@@ -96,3 +97,13 @@ def test_it_never_joins_a_match_that_is_not_open(guest_client, host, guest):
     match = Match.objects.create(host=host, status="finished", winner=0)
     guest_client.post(join_url(match))
     assert fresh(match).guest is None
+
+
+def test_it_refuses_a_join_past_the_live_limit_with_the_reason(guest_client, guest, outsider, open_match):
+    seat_at_the_live_limit(guest, outsider)
+    response = guest_client.post(join_url(open_match), follow=True)
+    assert response.redirect_chain[-1][0] == reverse("lobby")
+    assert f"You already play {MAX_LIVE_MATCHES} matches at once: finish one first." in response.content.decode()
+    assert (fresh(open_match).guest, fresh(open_match).status) == (None, "open")
+    zh = guest_client.post(join_url(open_match), follow=True, HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert f"你已经在同时进行 {MAX_LIVE_MATCHES} 场对局" in zh.content.decode()

@@ -8,7 +8,9 @@ from django.utils import timezone
 from game.models import Match
 from game.services import ServiceError
 from ratings import pairing
+from ratings.api import mark_program
 from ratings.models import Rating, Seek
+from tests.game.helpers import seat_at_the_live_limit
 from tests.game.test_services import race
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -134,3 +136,15 @@ def test_a_bad_time_control_is_refused(host):
     with pytest.raises(ServiceError) as refused:
         pairing.seek(host, move_seconds=7)
     assert refused.value.code == "bad_time_control" and not Seek.objects.exists()
+
+
+def test_a_person_past_the_live_limit_does_not_enter_the_pool(host, guest, outsider):
+    seat_at_the_live_limit(host, outsider)
+    with pytest.raises(ServiceError) as caught:
+        pairing.seek(host)
+    assert caught.value.code == "too_many_live"
+    assert not Seek.objects.exists()
+    # A program's account seeks whatever it plays already (its tournaments, the ladder).
+    mark_program(guest)
+    seat_at_the_live_limit(guest, outsider)
+    assert pairing.seek(guest, program=True).match_id is None

@@ -4,6 +4,7 @@ from django.urls import reverse
 
 from game.models import Match
 from ratings.models import Seek
+from tests.game.helpers import seat_at_the_live_limit
 
 pytestmark = pytest.mark.django_db
 
@@ -62,4 +63,12 @@ def test_anonymous_visitors_are_sent_to_log_in(client):
     assert reverse("login") in client.post(PLAY, {"game": "aquawar"}).url
     assert reverse("login") in client.get(reverse("ratings:waiting")).url
     assert client.get(reverse("ratings:waiting_status")).status_code == 403
+    assert not Seek.objects.exists()
+
+
+def test_play_now_is_refused_past_the_live_limit_without_a_seek(host_client, host, outsider):
+    seat_at_the_live_limit(host, outsider)
+    response = host_client.post(PLAY, {"game": "aquawar"}, follow=True)
+    assert response.redirect_chain[-1][0] == reverse("lobby")
+    assert "matches at once: finish one first." in response.content.decode()
     assert not Seek.objects.exists()

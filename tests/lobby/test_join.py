@@ -1,5 +1,6 @@
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from game.models import Match
 from game.services import MAX_LIVE_MATCHES, cancel_match
@@ -105,5 +106,7 @@ def test_it_refuses_a_join_past_the_live_limit_with_the_reason(guest_client, gue
     assert response.redirect_chain[-1][0] == reverse("lobby")
     assert f"You already play {MAX_LIVE_MATCHES} matches at once: finish one first." in response.content.decode()
     assert (fresh(open_match).guest, fresh(open_match).status) == (None, "open")
-    zh = guest_client.post(join_url(open_match), follow=True, HTTP_ACCEPT_LANGUAGE="zh-hans")
+    # The middleware switches this thread's language: put it back for the tests that follow.
+    with translation.override(None):
+        zh = guest_client.post(join_url(open_match), follow=True, HTTP_ACCEPT_LANGUAGE="zh-hans")
     assert f"你已经在同时进行 {MAX_LIVE_MATCHES} 场对局" in zh.content.decode()

@@ -5,10 +5,10 @@ and restored continues with the very same dodge rolls. A match replayed from a r
 its dodge outcomes (an official replay's, whose dodges no seed reproduces) takes them from
 ``dodges`` instead, in roll order; the JSON holds the ones not used yet.
 """
+from ...engines.rng import MASK64, splitmix64
 from .errors import IllegalCommand
 from .species import ACTIVE, DODGE, MIMIC, PASSIVE, SHIELD, EXPLODE
 
-MASK64 = (1 << 64) - 1
 # A seed is a signed 64-bit integer: what a database's BigInteger column holds (the site keeps
 # seeds there), and each one starts the 64-bit generator at a state of its own (seed & MASK64).
 SEED_MIN, SEED_MAX = -(1 << 63), (1 << 63) - 1
@@ -21,15 +21,6 @@ OFFICIAL_TURN_LIMIT = 63
 TURN_LIMITS = (MAX_TURNS, OFFICIAL_TURN_LIMIT)
 DODGE_PERCENT = 30
 PHASES = ("pick", "assert", "act", "over")
-
-
-def splitmix64(x):
-    """One SplitMix64 step: returns (new generator state, 64-bit output)."""
-    x = (x + 0x9E3779B97F4A7C15) & MASK64
-    z = x
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-    return x, z ^ (z >> 31)
 
 
 class Fish:

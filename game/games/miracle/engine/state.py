@@ -4,24 +4,15 @@ Cells are integer ids inside (``board``); the JSON form writes coordinates so a 
 like the rest of the game's JSON. The occupancy lists (``ground``/``air``: cell -> unit id or 0)
 are derived from the units and rebuilt on load, so they are not serialised.
 """
+from ...engines.rng import MASK64, splitmix64
 from . import board
 from .cards import STATS, UNIT_COUNTS
 
-MASK64 = (1 << 64) - 1
 MIRACLE_HP = 30
 MAX_MANA = 12
 LAST_TURN = 100
 PHASES = ("deck", "play", "over")
 ARTIFACT_STATES = ("ready", "in_use", "cooling")
-
-
-def splitmix64(x):
-    """One SplitMix64 step: returns (new generator state, 64-bit output)."""
-    x = (x + 0x9E3779B97F4A7C15) & MASK64
-    z = x
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-    return x, z ^ (z >> 31)
 
 
 class Unit:

@@ -63,6 +63,17 @@ def ring_doorbell(match_id, version):
     _group_send(match_group(match_id), {"type": "match.changed", "version": version, "ring": secrets.token_hex(8)})
 
 
+def presence_ring(origin=None):
+    """The message that tells a match's sockets its presence changed: ``origin`` (a socket that
+    needs no news of itself), and ``ring`` naming this ring, so the sockets of one process count
+    once for it (game/fanout.py)."""
+    return {"type": "presence.changed", "origin": origin, "ring": secrets.token_hex(8)}
+
+
+def ring_presence(match_id):
+    _group_send(match_group(match_id), presence_ring())
+
+
 def _group_send(group, message):
     send = get_channel_layer().group_send
     loop = _socket_loop()

@@ -12,7 +12,6 @@ good (a Redis restart forgets every group) is made up for by game/recheck.py.
 """
 import asyncio
 import json
-import secrets
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
@@ -171,11 +170,8 @@ class MatchConsumer(ChatSocket, AsyncWebsocketConsumer):
         return not was_connected
 
     async def ring_presence(self, origin=None):
-        """``origin``: the arriving socket, which needs no news of itself (its state tells it).
-        ``ring`` names this ring, so the sockets of a process count once for it (game/fanout.py)."""
-        await self.channel_layer.group_send(
-            match_group(self.match_id), {"type": "presence.changed", "origin": origin, "ring": secrets.token_hex(8)}
-        )
+        """``origin``: the arriving socket, which needs no news of itself (its state tells it)."""
+        await self.channel_layer.group_send(match_group(self.match_id), services.presence_ring(origin))
 
     async def heartbeat(self):
         # Keeps this socket's row fresh; a process that dies stops doing so (see game/live/presence.py).

@@ -9,7 +9,8 @@ When a player's socket closes, its seat keeps one row with ``connected`` off and
 so the abandoned-match sweep knows how long the seat has been empty.
 
 A built-in level of the computer has no socket: what the frames say of its seat (``counts``) is
-always connected, as the page says "The computer is playing". ``players`` stays about sockets only.
+always connected, as the page says "The computer is playing". A program playing over the bot socket
+counts there while that socket plays the match. ``players`` stays about match sockets only.
 """
 from datetime import timedelta
 
@@ -63,7 +64,8 @@ def counts(match_id):
     Spectators are people, not sockets: an account once however many tabs it watches in, and
     anonymous sockets once per client address (one client's many sockets are one viewer). A seat
     is present while it has a live socket, and always when a built-in level plays it: the computer
-    never leaves. A program's seat counts its match sockets only (the bot socket is not one)."""
+    never leaves. A program's seat is present while it has a match socket or a bot socket playing
+    this match."""
     spectator = Q(seat__isnull=True)
     found = Presence.objects.filter(_fresh(), match_id=match_id).aggregate(
         members=Count("user", distinct=True, filter=spectator),
@@ -71,9 +73,13 @@ def counts(match_id):
         host=Count("pk", filter=Q(seat=0)),
         guest=Count("pk", filter=Q(seat=1)),
     )
-    levels = BotSeat.objects.filter(match_id=match_id).exclude(level=BotSeat.PROGRAM)
-    computer = set(levels.values_list("seat", flat=True))
-    present = [found["host"] > 0 or 0 in computer, found["guest"] > 0 or 1 in computer]
+    machines = dict(BotSeat.objects.filter(match_id=match_id).values_list("seat", "level"))
+    always = {seat for seat, level in machines.items() if level != BotSeat.PROGRAM}
+    if BotSeat.PROGRAM in machines.values():
+        # Only a match with a program seat pays for this read.
+        playing = BotConnection.objects.filter(match_id=match_id, seat__isnull=False, seen__gte=timezone.now() - STALE_AFTER)
+        always |= set(playing.values_list("seat", flat=True))
+    present = [found["host"] > 0 or 0 in always, found["guest"] > 0 or 1 in always]
     return found["members"] + found["anonymous"], present
 
 
@@ -108,6 +114,11 @@ def bot_arrive(channel_name, user_id, limit):
 
 def bot_touch(channel_name):
     BotConnection.objects.filter(channel_name=channel_name).update(seen=timezone.now())
+
+
+def bot_plays(channel_name, match_id, seat):
+    """The bot socket ``channel_name`` now plays ``match_id`` from ``seat`` (None: watches it)."""
+    BotConnection.objects.filter(channel_name=channel_name).update(match_id=match_id, seat=seat, seen=timezone.now())
 
 
 def bot_leave(channel_name):

@@ -66,8 +66,13 @@ class BotSeat(models.Model):
 class BotConnection(models.Model):
     """An open bot socket, in the database so that every server process counts an account's (the
     per-account cap). Its socket refreshes ``seen`` like a match socket's ``Presence`` row, so the
-    rows of a process that died stop counting (game/live/presence.py)."""
+    rows of a process that died stop counting (game/live/presence.py).
+
+    ``match`` and ``seat``: the match the socket plays now and its seat there, so that a program
+    playing over this socket counts as present on that match as a player's match socket does."""
 
     channel_name = models.CharField(max_length=200, primary_key=True)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     seen = models.DateTimeField(db_index=True)
+    match = models.ForeignKey("game.Match", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)

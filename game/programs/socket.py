@@ -62,6 +62,20 @@ def load_by_invite(token):
     return Match.objects.select_related("host", "guest").filter(invite_token=token).first()
 
 
+def play_here(channel_name, match_id, seat):
+    """Mark the bot socket as playing ``match_id`` from ``seat`` (its presence there) and tell the
+    match's sockets."""
+    presence.bot_plays(channel_name, match_id, seat)
+    services.ring_presence(match_id)
+
+
+def gone(channel_name, match_id):
+    """The bot socket closed: it no longer counts anywhere; the match it played hears of it."""
+    presence.bot_leave(channel_name)
+    if match_id is not None:
+        services.ring_presence(match_id)
+
+
 def deadline_of(match_id, seat):
     deadline = BotSeat.objects.filter(match_id=match_id, seat=seat).values_list("deadline", flat=True).first()
     return deadline.isoformat() if deadline else None
@@ -116,7 +130,7 @@ class BotConsumer(AsyncWebsocketConsumer):
         if self.heartbeat_task:
             self.heartbeat_task.cancel()
             await self.channel_layer.group_discard(account_group(self.user.pk), self.channel_name)
-            await database_sync_to_async(presence.bot_leave)(self.channel_name)
+            await database_sync_to_async(gone)(self.channel_name, self.match_id)
         if self.match_id is not None:
             await recheck.leave_group(self.channel_layer, match_group(self.match_id), self.channel_name)
 
@@ -240,8 +254,9 @@ class BotConsumer(AsyncWebsocketConsumer):
         except ServiceError as error:
             await self.send_error(error.code, error.message)
             return
-        if self.match_id is not None:
-            await self.channel_layer.group_discard(match_group(self.match_id), self.channel_name)
+        previous = self.match_id
+        if previous is not None:
+            await self.channel_layer.group_discard(match_group(previous), self.channel_name)
         self.match_id = match.pk
         self.game = games.get(match.game)
         await self.channel_layer.group_add(match_group(self.match_id), self.channel_name)
@@ -249,6 +264,10 @@ class BotConsumer(AsyncWebsocketConsumer):
         # Read after joining the group: a change committed in between is then caught by its doorbell.
         match = await self.load()
         seat = match.seat_of(self.user)
+        await database_sync_to_async(play_here)(self.channel_name, match.pk, seat)
+        if previous not in (None, match.pk):
+            # Counted after the move, so the match it left reads it gone.
+            await database_sync_to_async(services.ring_presence)(previous)
         invite = match.invite_token if match.private else None
         seated = {"match": match.pk, "seat": seat, "private": match.private, "invite": invite}
         await self.send_json({"type": "match", **seated})

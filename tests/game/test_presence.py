@@ -72,7 +72,7 @@ async def test_a_built_in_level_counts_as_connected_in_every_json_frame(host, wa
     assert await database_sync_to_async(presence.players)(match.pk) == [False, False]
 
 
-async def test_a_program_counts_as_connected_only_by_its_match_sockets(host, guest):
+async def test_a_program_seat_with_neither_a_match_nor_a_bot_socket_counts_as_disconnected(host, guest):
     match = await database_sync_to_async(live_match)(host, guest)
     await database_sync_to_async(BotSeat.objects.create)(match=match, seat=1, level=BotSeat.PROGRAM)
     mine = await open_socket(match.pk, host)
@@ -80,6 +80,32 @@ async def test_a_program_counts_as_connected_only_by_its_match_sockets(host, gue
         assert (await mine.hello())[-1]["connected"] == [True, False]
     finally:
         await mine.disconnect()
+
+
+async def test_a_program_playing_over_the_bot_socket_counts_as_connected_while_it_does(host, guest):
+    """A program plays over the bot socket, which is not a match socket: while that socket plays
+    the match its seat is present, and the match's sockets hear it come and go."""
+    from tests.bots.helpers import program, take_seat
+
+    match = await database_sync_to_async(services.create_match)(host)
+    bot = await program(guest)
+    mine = None
+    try:
+        assert (await take_seat(bot, {"type": "join", "match": match.pk}))["seat"] == 1
+        mine = await open_socket(match.pk, host)
+        assert (await mine.hello())[-1]["connected"] == [True, True]
+        await bot.disconnect()
+        heard = (await mine.receive_until(lambda f: f["type"] == "presence"))[-1]
+        assert heard == {"type": "presence", "spectators": 0, "players": [True, False]}
+        # Back on a new bot socket: present again, and told so without anything else changing.
+        bot = await program(guest)
+        assert (await take_seat(bot, {"type": "join", "match": match.pk}))["seat"] == 1
+        heard = (await mine.receive_until(lambda f: f["type"] == "presence"))[-1]
+        assert heard == {"type": "presence", "spectators": 0, "players": [True, True]}
+    finally:
+        await bot.disconnect()
+        if mine:
+            await mine.disconnect()
 
 
 def test_it_does_not_count_rows_a_dead_process_left_behind(host, guest):

@@ -84,7 +84,7 @@ Positions are ``[side, pos]`` pairs where a fish of either side may be meant.
 - ``round_end``   {round, winner, reason: wipeout|mutual|turn_limit, turns, score}   public
 - ``match_end``   {winner, reason: rounds|resign|timeout|illegal|abandon, score}    public
 """
-from .errors import IllegalCommand
+from ...engines.errors import IllegalCommand
 from .legal import legal_commands, pick_options
 from .rules import apply, is_legal, new_match, resign
 from .species import SPECIES

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...engines.errors import IllegalCommand
 from ...engines.records import RecordError, is_side, play_forfeit, read_forfeit, read_object, read_seats, write
 from . import rules
-from .errors import IllegalCommand
 from .state import MAX_TURNS, SEED_MAX, SEED_MIN, TURN_LIMITS
 
 FORMAT = "aquawar-record/1"

@@ -3,8 +3,8 @@
 Every command is checked completely before anything changes, so a refused command leaves the state
 untouched even with ``in_place=True``.
 """
+from ...engines.errors import IllegalCommand
 from . import combat
-from .errors import IllegalCommand
 from .legal import TEAM_SIZE, skill_targets
 from .species import MIMIC, SPECIES_SET, skill_category
 from .state import MAX_TURNS, SEED_MAX, SEED_MIN, TURN_LIMITS, Fish, MatchState

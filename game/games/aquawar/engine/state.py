@@ -5,8 +5,8 @@ and restored continues with the very same dodge rolls. A match replayed from a r
 its dodge outcomes (an official replay's, whose dodges no seed reproduces) takes them from
 ``dodges`` instead, in roll order; the JSON holds the ones not used yet.
 """
+from ...engines.errors import IllegalCommand
 from ...engines.rng import MASK64, splitmix64
-from .errors import IllegalCommand
 from .species import ACTIVE, DODGE, MIMIC, PASSIVE, SHIELD, EXPLODE
 
 # A seed is a signed 64-bit integer: what a database's BigInteger column holds (the site keeps

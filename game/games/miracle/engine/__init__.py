@@ -51,7 +51,7 @@ Events (all public but ``deck``)
   (reason: miracle_destroyed | turn_limit | resign | timeout | illegal | abandon; tiebreak at
   the turn limit: miracle_hp | lost_stars | second_player)
 """
-from .errors import IllegalCommand
+from ...engines.errors import IllegalCommand
 from .legal import legal_commands, options
 from .rules import apply, is_legal, new_match, resign, to_move
 from .state import MatchState

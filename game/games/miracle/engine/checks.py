@@ -5,12 +5,12 @@
 keys, ints that are not bools, cells as ``[x, y, z]`` on the map; nothing a client sends can raise
 anything else.
 """
+from ...engines.errors import IllegalCommand
 from . import board
 from .board import DIST, GARRISON_CELL, MIRACLE_CELL
 from .cards import (ARTIFACT_STATS, ARTIFACTS, DECK_CREATURES, INFERNO_FLAME, INFERNO_GARRISON_REACH,
                     INFERNO_MIRACLE_REACH, LEVELS, SALAMANDER_SHIELD, STATS)
 from .combat import can_hit
-from .errors import IllegalCommand
 from .movement import reachable
 
 KINDS = ("deck", "summon", "move", "attack", "artifact", "end_turn", "surrender")

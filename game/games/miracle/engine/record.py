@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...engines.errors import IllegalCommand
 from ...engines.records import RecordError, is_side, play_forfeit, read_forfeit, read_object, read_seats, write
 from . import rules
 from .checks import KINDS
-from .errors import IllegalCommand
 
 FORMAT = "miracle-record/1"
 

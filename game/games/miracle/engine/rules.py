@@ -3,9 +3,9 @@
 Every command is checked completely (``checks``) before anything changes, so a refused command
 leaves the state untouched even with ``in_place=True``.
 """
+from ...engines.errors import IllegalCommand
 from . import actions
 from .checks import check
-from .errors import IllegalCommand
 from .outcome import end_match
 from .state import MatchState, new_pools
 from .turns import end_turn, start_turn

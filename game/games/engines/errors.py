@@ -1,4 +1,5 @@
-"""The one error the engine raises for a command it refuses."""
+"""The one error an engine raises for a command it refuses: the same for every game, so that the
+platform and a program read every refusal alike."""
 
 
 class IllegalCommand(Exception):

@@ -8,6 +8,7 @@ final table is written onto the entries, so it stays as it was whatever happens 
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from game import games
 
@@ -64,6 +65,13 @@ class Tournament(models.Model):
     @property
     def tiebreak_name(self):
         return _("Sonneborn–Berger") if self.kind == self.Kind.ROUND_ROBIN else _("Buchholz")
+
+    @property
+    def tiebreak_abbreviation(self):
+        """The standings' column heading on a phone, where the whole name would squeeze the names."""
+        if self.kind == self.Kind.ROUND_ROBIN:
+            return pgettext_lazy("the tiebreak, abbreviated", "SB")
+        return pgettext_lazy("the tiebreak, abbreviated", "Buch.")
 
 
 class Entry(models.Model):

@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from game import games
+from game.models import Match
 from game.programs.seats import bot_account
 from game.services import ServiceError
 from lobby.views import member_post
@@ -71,22 +72,35 @@ def detail_context(request, tournament):
         table = [(None, e, standing[e.player_id]) for e in entries]
     else:
         table = [(row, entry, None) for row, entry in tables.standings(tournament, entries=entries)]
+    rounds = tables.rounds(tournament) if tournament.status != Tournament.Status.REGISTRATION else []
+    registration_open = tournament.status == Tournament.Status.REGISTRATION and tournament.starts > timezone.now()
     return {
         "tournament": tournament,
         "game": games.get(tournament.game),
         "table": table,
-        "rounds": tables.rounds(tournament) if tournament.status != Tournament.Status.REGISTRATION else [],
+        "rounds": rounds,
+        "your_match": your_match(request.user, rounds),
         "registered": registered,
+        # Until the runner's next sweep starts it, a tournament past its start time is closed already.
+        "registration_open": registration_open,
         # Only the kind of account the tournament is for sees the button (the services check it too).
         "may_register": (
-            request.user.is_authenticated
-            and tournament.status == Tournament.Status.REGISTRATION
-            and tournament.starts > timezone.now()
-            and is_program(request.user) == tournament.for_programs
+            request.user.is_authenticated and registration_open and is_program(request.user) == tournament.for_programs
         ),
         "is_organizer": request.user.is_authenticated and request.user.pk == tournament.organizer_id,
         "live": tournament.status in (Tournament.Status.REGISTRATION, Tournament.Status.RUNNING),
     }
+
+
+def your_match(user, rounds):
+    """The viewer's match of the latest round while it is being played (None: no such match)."""
+    if not rounds or not user.is_authenticated:
+        return None
+    _number, pairings = rounds[0]
+    for row in pairings:
+        if row.match is not None and row.match.status == Match.Status.LIVE and user.pk in (row.first_id, row.second_id):
+            return row.match
+    return None
 
 
 @require_safe

@@ -80,13 +80,18 @@ def test_register_and_withdraw_from_the_page(guest_client, host, guest):
     assert not Entry.objects.exists()
 
 
-def test_the_running_page_shows_standings_and_links_every_match(host_client, host, people):
+def started_with_three(host, people):
+    """A Swiss of three in its first round: (the tournament, the pairing with a match)."""
     cup = new_tournament(host, rounds=2)
     for player in people[:3]:
         services.register(cup.pk, player)
     start_now(cup)
     runner.advance(cup.pk)
-    pairing = Pairing.objects.exclude(match=None).get()
+    return cup, Pairing.objects.exclude(match=None).get()
+
+
+def test_the_running_page_shows_standings_and_links_every_match(host_client, host, people):
+    cup, pairing = started_with_three(host, people)
     match_services.resign(pairing.match, pairing.second)
     runner.advance(cup.pk)
     live = host_client.get(reverse("tournaments:live", args=[cup.pk])).content.decode()
@@ -150,3 +155,28 @@ def test_the_page_says_when_a_round_that_failed_to_start_is_tried_again_and_why_
     Tournament.objects.filter(pk=cup.pk).update(status="cancelled", end_reason="start_failed", retry_at=None)
     live = client.get(reverse("tournaments:live", args=[cup.pk])).content.decode()
     assert "The server could not start the tournament." in live and "tries again" not in live
+
+
+def test_a_player_of_the_round_being_played_gets_a_button_to_their_match(host, people):
+    cup, pairing = started_with_three(host, people)
+    bye = Pairing.objects.get(match=None).first
+    url = reverse("tournaments:live", args=[cup.pk])
+    button = f'href="{reverse("game:match", args=[pairing.match_id])}">Go to your round 1 match</a>'
+    for player in (pairing.first, pairing.second):
+        assert button in client_for(player).get(url).content.decode()
+    for nobody in (client_for(bye), client_for(host)):
+        assert "Go to your round" not in nobody.get(url).content.decode()
+    match_services.resign(pairing.match, pairing.second)
+    assert "Go to your round" not in client_for(pairing.first).get(url).content.decode()
+
+
+def test_past_its_start_time_a_tournament_offers_no_registration_until_the_runner_starts_it(host, guest):
+    cup = new_tournament(host)
+    services.register(cup.pk, guest)
+    page = client_for(guest).get(reverse("tournaments:live", args=[cup.pk])).content.decode()
+    assert "Registration open" in page and '/withdraw"' in page
+    start_now(cup)
+    for viewer in (guest, host):
+        page = client_for(viewer).get(reverse("tournaments:live", args=[cup.pk])).content.decode()
+        assert "Starting…" in page and "Registration open" not in page
+        assert not any(f'/{action}"' in page for action in ("register", "withdraw", "cancel"))

@@ -71,7 +71,7 @@ def test_two_people_play_round_one_of_a_round_robin_and_the_match_links_back(bro
         page.wait_for_url(f"**{matches[0]}")
         ui.wait_live(page)
         link = page.locator("#match-links a.match-tournament")
-        assert link.inner_text() == "Round 1 of Browser cup"
+        assert link.inner_text() == "Browser cup, round 1"
     ui.shoot(organizer, screenshot_dir, "tournament-match-1280")
     ui.shoot(player, screenshot_dir, "tournament-match-360")
 

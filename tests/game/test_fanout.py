@@ -140,12 +140,12 @@ async def test_a_tournament_match_page_s_socket_reads_its_round_once_not_per_cha
     page = await open_socket(match.pk, host, html=True)
     try:
         first = await page.receive_until(lambda text: 'id="match-links"' in text)
-        assert "Round 1 of Spring cup" in first[-1].split('id="match-links"')[1].split("</p>")[0]
+        assert "Spring cup, round 1" in first[-1].split('id="match-links"')[1].split("</p>")[0]
         queries.clear()
         await database_sync_to_async(services.resign)(match, guest, "r")
         ended = await page.receive_until(lambda text: 'data-status="finished"' in text)
         links = ended[-1].split('id="match-links"')[1].split("</p>")[0]
-        assert "Round 1 of Spring cup" in links and "Summary and HP chart" in links
+        assert "Spring cup, round 1" in links and "Summary and HP chart" in links
         # (The end itself asks whether the match is a tournament's, for the runner: that is all.)
         assert not [sql for sql in queries if "tournaments_tournament" in sql.lower()]
     finally:

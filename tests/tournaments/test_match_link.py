@@ -19,7 +19,7 @@ def links_of(page):
 def test_a_tournament_match_page_links_to_its_round_for_players_and_spectators(host, guest):
     match = tournament_match(host, guest, name="Spring <cup>")
     cup = Tournament.objects.get()
-    link = f'<a href="{reverse("tournaments:detail", args=[cup.pk])}" class="match-tournament">Round 1 of Spring &lt;cup&gt;</a>'
+    link = f'<a href="{reverse("tournaments:detail", args=[cup.pk])}" class="match-tournament">Spring &lt;cup&gt;, round 1</a>'
     for viewer in (client_for(host), Client()):
         page = viewer.get(reverse("game:match", args=[match.pk])).content.decode()
         assert link in links_of(page)
@@ -32,7 +32,7 @@ def test_the_summary_of_a_finished_tournament_match_links_to_its_round(host, gue
     page = Client().get(reverse("history:summary", args=[match.pk])).content.decode()
     summary_links = page.split('class="summary-links"', 1)[1].split("</p>", 1)[0]
     assert f'href="{reverse("tournaments:detail", args=[cup.pk])}"' in summary_links
-    assert "Round 1 of Spring cup" in summary_links
+    assert "Spring cup, round 1" in summary_links
 
 
 def test_any_other_match_has_no_tournament_link(host, guest):

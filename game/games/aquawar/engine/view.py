@@ -8,9 +8,8 @@ for everyone else, per the rules' disclosure section "游戏过程可知信息�
 the other side's species (until revealed by assertion), a Mimic's copy target, ATK, shields,
 pending delayed effects or which exact passive produced a visible effect.
 """
+from ...engines import audiences
 from .species import SPECIES
-
-AUDIENCES = (0, 1, "spectator", "all")
 
 
 def _owner_player(event):
@@ -86,11 +85,6 @@ def visibility(event):
     return ("public", None) if owner is None else ("owner", owner(event))
 
 
-def _check_audience(audience):
-    if audience not in AUDIENCES or isinstance(audience, bool):
-        raise ValueError(f"Unknown audience {audience!r}; expected one of {AUDIENCES}.")
-
-
 def project_event(event, audience):
     """The form of ``event`` that ``audience`` may see, or ``None`` if it may see nothing of it."""
     if audience == "all":
@@ -102,15 +96,7 @@ def project_event(event, audience):
 
 
 def project(events, audience):
-    _check_audience(audience)
-    if audience == "all":
-        return list(events)
-    out = []
-    for event in events:
-        seen = project_event(event, audience)
-        if seen is not None:
-            out.append(seen)
-    return out
+    return audiences.project(events, audience, project_event)
 
 
 def _fish_view(fish, full):
@@ -145,7 +131,7 @@ def _pick_view(pick):
 
 def view(state, audience):
     """The state as ``audience`` may know it, as a JSON-ready dict (see the package docstring)."""
-    _check_audience(audience)
+    audiences.check(audience)
     sees = [audience in ("all", side) for side in (0, 1)]
     return {
         "round": state.round,

@@ -4,11 +4,10 @@ Audiences: player ``0``, player ``1``, ``"spectator"`` and ``"all"``. Miracle hi
 (ruling 39): a deck, from everyone but its owner, until both decks are in. Then a public ``decks``
 event shows both, and from there on every audience sees the whole state.
 """
+from ...engines import audiences
 from . import board
 from .rules import to_move
 from .state import LAST_TURN
-
-AUDIENCES = (0, 1, "spectator", "all")
 
 
 def _deck_public(event):
@@ -38,11 +37,6 @@ def visibility(event):
     return ("public", None) if rule is None else ("owner", rule[0](event))
 
 
-def _check_audience(audience):
-    if isinstance(audience, bool) or audience not in AUDIENCES:
-        raise ValueError(f"Unknown audience {audience!r}; expected one of {AUDIENCES}.")
-
-
 def project_event(event, audience):
     """The form of ``event`` that ``audience`` may see, or ``None`` if it may see nothing of it."""
     rule = _rule(event)
@@ -52,15 +46,7 @@ def project_event(event, audience):
 
 
 def project(events, audience):
-    _check_audience(audience)
-    if audience == "all":
-        return list(events)
-    out = []
-    for event in events:
-        seen = project_event(event, audience)
-        if seen is not None:
-            out.append(seen)
-    return out
+    return audiences.project(events, audience, project_event)
 
 
 def _unit_view(unit):
@@ -94,7 +80,7 @@ def _pools_view(pools):
 
 def view(state, audience):
     """The state as ``audience`` may know it, as a JSON-ready dict (see the package docstring)."""
-    _check_audience(audience)
+    audiences.check(audience)
     public = state.phase != "deck"
     sees = [public or audience in ("all", p) for p in (0, 1)]
     decks = [state.decks[p] if sees[p] else None for p in (0, 1)]

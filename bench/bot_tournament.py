@@ -8,16 +8,14 @@ each seat starts equally often). Each bot is handed only its own ``view``/``proj
 state, as the server does. A bot that returns an illegal command loses the match (and it is
 counted and reported). The win rate comes with a 95 % Wilson score interval.
 """
-import argparse
-import math
 import os
 import random
 import sys
 import time
-from multiprocessing import Pool
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from bench._tournament import arguments, play_all, print_illegal, print_wins  # noqa: E402
 from game.games.aquawar.bots import make_bot  # noqa: E402
 from game.games.aquawar.engine import (  # noqa: E402
     IllegalCommand,
@@ -65,44 +63,19 @@ def play_match(task):
     return state.winner == seat_a, times[seat_a], times[1 - seat_a], offender
 
 
-def wilson(wins, n, z=1.96):
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
-
-
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--a", required=True)
-    parser.add_argument("--b", required=True)
-    parser.add_argument("--matches", type=int, default=400)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--expert-worlds", type=int, default=0, help="the expert's worlds per decision (0: default)")
-    args = parser.parse_args(argv)
-
+    args = arguments(__doc__, 400, argv, lambda parser: parser.add_argument(
+        "--expert-worlds", type=int, default=0, help="the expert's worlds per decision (0: default)"))
     tasks = [(i, args.a, args.b, args.seed, args.expert_worlds) for i in range(args.matches)]
-    started = time.perf_counter()
-    if args.jobs > 1:
-        with Pool(args.jobs) as pool:
-            results = pool.map(play_match, tasks, chunksize=1)
-    else:
-        results = [play_match(t) for t in tasks]
-    elapsed = time.perf_counter() - started
+    results, elapsed = play_all(play_match, tasks, args.jobs)
 
-    wins = sum(1 for won, *_ in results if won)
-    low, high = wilson(wins, len(results))
     print(f"{args.a} vs {args.b}: {len(results)} matches, seed {args.seed}, {elapsed:.0f} s")
-    print(f"{args.a} wins {wins}/{len(results)} = {wins / len(results):.1%} (95% Wilson {low:.1%} - {high:.1%})")
+    print_wins(args, results)
     for label, level, column in (("A", args.a, 1), ("B", args.b, 2)):
         samples = [t for r in results for t in r[column]]
         mean = sum(samples) / len(samples) if samples else 0.0
         print(f"  {label} {level}: {len(samples)} decisions, mean {mean * 1000:.1f} ms, max {max(samples, default=0) * 1000:.1f} ms")
-    offenders = [r[3] for r in results if r[3] is not None]
-    print(f"  illegal commands: A {offenders.count('A')}, B {offenders.count('B')}")
+    print_illegal(results)
 
 
 if __name__ == "__main__":

@@ -9,16 +9,14 @@ first mover, drawn from each match's seed, falls to either seat. Each bot is han
 view, projection and legal commands, as the server does. A bot whose command is refused loses the
 match (counted and reported).
 """
-import argparse
 import os
 import random
 import sys
 import time
-from multiprocessing import Pool
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench.bot_tournament import wilson  # noqa: E402  (Aquawar's tournament: same interval)
+from bench._tournament import arguments, play_all, print_illegal, print_wins  # noqa: E402
 from game.games.miracle.bots import make_bot  # noqa: E402
 from game.games.miracle.engine import (IllegalCommand, apply, legal_commands, new_match, project,  # noqa: E402
                                        resign, to_move, view)
@@ -58,37 +56,21 @@ def play_match(task):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--a", required=True)
-    parser.add_argument("--b", required=True)
-    parser.add_argument("--matches", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=1)
-    args = parser.parse_args(argv)
-
+    args = arguments(__doc__, 200, argv)
     tasks = [(i, args.a, args.b, args.seed) for i in range(args.matches)]
-    started = time.perf_counter()
-    if args.jobs > 1:
-        with Pool(args.jobs) as pool:
-            results = pool.map(play_match, tasks, chunksize=1)
-    else:
-        results = [play_match(t) for t in tasks]
-    elapsed = time.perf_counter() - started
+    results, elapsed = play_all(play_match, tasks, args.jobs)
 
-    wins = sum(1 for won, *_ in results if won)
-    low, high = wilson(wins, len(results))
     turns = sorted(r[4] for r in results)
     print(f"{args.a} vs {args.b}: {len(results)} matches, seed {args.seed}, {elapsed:.0f} s, "
           f"median {turns[len(turns) // 2]} turns per match")
-    print(f"{args.a} wins {wins}/{len(results)} = {wins / len(results):.1%} (95% Wilson {low:.1%} - {high:.1%})")
+    print_wins(args, results)
     for label, level, column in (("A", args.a, 1), ("B", args.b, 2)):
         samples = sorted(t for r in results for t in r[column])
         mean = sum(samples) / len(samples) if samples else 0.0
         print(f"  {label} {level}: {len(samples)} turns, mean {mean * 1000:.0f} ms, "
               f"p99 {samples[int(0.99 * (len(samples) - 1))] * 1000 if samples else 0:.0f} ms, "
               f"max {max(samples, default=0) * 1000:.0f} ms CPU per whole turn")
-    offenders = [r[3] for r in results if r[3] is not None]
-    print(f"  illegal commands: A {offenders.count('A')}, B {offenders.count('B')}")
+    print_illegal(results)
 
 
 if __name__ == "__main__":

@@ -276,7 +276,7 @@ class Presentation:
     #: Static files (paths for ``{% static %}``) the match page loads after the platform's own:
     #: {"css": [...], "js": [...]}; the ones the summary and replay pages load: {"css": [...]}; and
     #: the replay viewer's script, which draws the frames of ``replay_data`` (it hands its steps to
-    #: the platform's controls, ``ReplayControls`` of static/game/replay.js, loaded before it).
+    #: the platform's controls, ``Replay.controls`` of static/game/replay.js, loaded before it).
     match_static = {"css": (), "js": ()}
     history_static = {"css": ()}
     replay_script = None

@@ -1,13 +1,31 @@
-// The replay viewer's stepping, the same for every game: the controls of templates/history/replay.html
-// (buttons, arrow keys, play and pause) move through a game's steps, and the game's own replay
-// script draws each step. A game's script calls ReplayControls once its frames are read.
+// The replay viewer's page and stepping, the same for every game: Replay.page() reads the parts of
+// templates/history/replay.html, and Replay.controls() makes its controls (buttons, arrow keys, play
+// and pause) move through a game's steps, which the game's own replay script draws.
 (function () {
   "use strict";
+
+  // The page's parts and its frames (json_script "replay-data") with the game's words ("replay-text"),
+  // or null on a page without a replay.
+  function page() {
+    const root = document.getElementById("replay");
+    const source = document.getElementById("replay-data");
+    if (!root || !source) return null;
+    const data = JSON.parse(source.textContent);
+    return {
+      root: root,
+      data: data,
+      frames: data.frames,
+      text: document.getElementById("replay-text").dataset,
+      board: document.getElementById("replay-board"),
+      log: document.getElementById("replay-log"),
+      position: document.getElementById("replay-position"),
+    };
+  }
 
   // options: count (how many steps), turnOf(index) (a value that the steps of one turn share, and
   // no step of another turn), draw(index) and interval (ms between steps while playing).
   // Returns show(index), to jump to a step from the game's own controls.
-  window.ReplayControls = function (root, options) {
+  function controls(root, options) {
     const last = options.count - 1;
     const playButton = root.querySelector('[data-go="play"]');
     const playLabel = playButton.textContent;
@@ -84,5 +102,7 @@
     root.hidden = false;
     show(0);
     return show;
-  };
+  }
+
+  window.Replay = { page: page, controls: controls };
 })();

@@ -3,15 +3,9 @@
 // did not name, and every name goes in through textContent.
 (function () {
   "use strict";
-  const root = document.getElementById("replay");
-  const source = document.getElementById("replay-data");
-  if (!root || !source) return;
-  const data = JSON.parse(source.textContent);
-  const text = document.getElementById("replay-text").dataset;
-  const frames = data.frames;
-  const board = document.getElementById("replay-board");
-  const log = document.getElementById("replay-log");
-  const position = document.getElementById("replay-position");
+  const page = window.Replay.page();
+  if (!page) return;
+  const { root, data, frames, text, board, log, position } = page;
   const roundSelect = document.getElementById("replay-round");
   const ROUND_OVER = new Set(["round_end", "match_end"]);
 
@@ -147,7 +141,7 @@
     roundSelect.value = String(step.round);
   }
 
-  const show = window.ReplayControls(root, {
+  const show = window.Replay.controls(root, {
     count: steps.length,
     turnOf: (index) => steps[index].key,
     draw: draw,

@@ -3,16 +3,10 @@
 // frame's view and events hold; every name goes in through textContent.
 (function () {
   "use strict";
-  const root = document.getElementById("replay");
-  const source = document.getElementById("replay-data");
-  if (!root || !source) return;
-  const data = JSON.parse(source.textContent);
-  const text = document.getElementById("replay-text").dataset;
-  const frames = data.frames;
+  const page = window.Replay.page();
+  if (!page) return;
+  const { root, data, frames, text, board, log, position } = page;
   const map = data.map;
-  const board = document.getElementById("replay-board");
-  const log = document.getElementById("replay-log");
-  const position = document.getElementById("replay-position");
   const NS = "http://www.w3.org/2000/svg";
   const where = {};
   map.cells.forEach((c) => { where[c.key] = c; });
@@ -200,7 +194,7 @@
     position.textContent = parts.join(" · ");
   }
 
-  window.ReplayControls(root, {
+  window.Replay.controls(root, {
     count: frames.length,
     turnOf: (index) => steps[index].turn,
     draw: draw,

@@ -224,13 +224,19 @@ class MatchConsumer(ChatSocket, AsyncWebsocketConsumer):
         except ProtocolError as error:
             await self.send_error(error.code, error.message, error.client_id)
 
-    async def act(self, client_id, service, *args):
+    async def call(self, client_id, service, *args):
+        """``service(*args)`` off the event loop: its result, or None once its refusal is sent."""
         try:
             # A refusal is read by the person at the page, in its language; programs get English.
             with translation.override(self.language if self.html else settings.LANGUAGE_CODE):
-                result = await database_sync_to_async(service)(*args)
+                return await database_sync_to_async(service)(*args)
         except ServiceError as error:
             await self.send_error(error.code, error.message, client_id)
+            return None
+
+    async def act(self, client_id, service, *args):
+        result = await self.call(client_id, service, *args)
+        if result is None:
             return
         if self.html:
             await self.send(presenter.render_notice())
@@ -240,11 +246,8 @@ class MatchConsumer(ChatSocket, AsyncWebsocketConsumer):
             )
 
     async def answer_rematch(self, client_id, action):
-        try:
-            with translation.override(self.language if self.html else settings.LANGUAGE_CODE):
-                match = await database_sync_to_async(rematch.answer)(self.match_id, self.user, action)
-        except ServiceError as error:
-            await self.send_error(error.code, error.message, client_id)
+        match = await self.call(client_id, rematch.answer, self.match_id, self.user, action)
+        if match is None:
             return
         if self.html:
             await self.send(presenter.render_notice())

@@ -1,5 +1,6 @@
 """The lobby's socket, ``/ws/lobby/``: tells a logged-in person the moment someone joins a match of
-theirs, so they are taken to it instead of letting their clock run unseen (static/game/lobby.js).
+theirs, or the server starts one for them (a tournament's round), so they are taken to it instead of
+letting their clock run unseen (static/lobby/lobby.js). The lobby and a tournament's page open it.
 
 It only listens: the joining is done by ``services.join_match``, which sends ``match.joined`` to the
 host's group (``services.user_group``) once the join is committed. Like the match page's socket, it
@@ -35,5 +36,13 @@ class LobbyConsumer(AsyncWebsocketConsumer):
 
     async def match_joined(self, message):
         context = {"url": reverse("game:match", args=[message["match"]]), "guest": message["guest"], "match": message["match"]}
+        await self.tell("lobby/_joined.html", context)
+
+    async def match_started(self, message):
+        """The server started a match of this person's (a tournament's round, tournaments/runner.py)."""
+        context = {"url": reverse("game:match", args=[message["match"]]), **message}
+        await self.tell("lobby/_started.html", context)
+
+    async def tell(self, template, context):
         with translation.override(self.language):
-            await self.send(render_to_string("lobby/_joined.html", context))
+            await self.send(render_to_string(template, context))

@@ -63,6 +63,17 @@ def _tell(match, user_ids):
         transaction.on_commit(partial(bot_socket.assign, user_id, match.pk), robust=True)
 
 
+def _tell_people(match, tournament, number, first, second):
+    """After the commit, take each person on a page with the lobby's socket (the lobby, this
+    tournament's page) to their match, as the lobby does when someone joins a match they host."""
+    for player, opponent in ((first, second), (second, first)):
+        news = {
+            "type": "match.started", "match": match.pk, "opponent": opponent.username,
+            "tournament": tournament.name, "round": number,
+        }
+        transaction.on_commit(partial(services.tell_user, player.pk, news), robust=True)
+
+
 def _started(match, user_ids):
     """What every match the server starts gets: time to show up, and word to the programs."""
     clocks.grant([match.pk], show_up_seconds())
@@ -227,6 +238,8 @@ def _next_round(tournament):
             row.match = started[(first, second)]
             if tournament.for_programs:
                 _tell(row.match, (first, second))
+            else:
+                _tell_people(row.match, tournament, number, players[first], players[second])
         rows.append(row)
     Pairing.objects.bulk_create(rows)
     tournament.round = number

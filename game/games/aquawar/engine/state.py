@@ -26,12 +26,8 @@ PHASES = ("pick", "assert", "act", "over")
 class Fish:
     """One fish on the board. ``kind`` is the species whose skills it has (a Mimic's copy)."""
 
-    __slots__ = (
-        "species",
-        "mimic_of",
-        "kind",
-        "passive",
-        "active",
+    # What play changes, each stored as it is in the JSON; the rest follows from the species.
+    PLAYED = (
         "hp",
         "atk",
         "alive",
@@ -43,6 +39,7 @@ class Fish:
         "pending_share",
         "pending_heal",
     )
+    __slots__ = ("species", "mimic_of", "kind", "passive", "active", *PLAYED)
 
     def __init__(self, species, mimic_of=None):
         self.species = species
@@ -122,18 +119,7 @@ class Fish:
     @classmethod
     def from_json(cls, data):
         fish = cls(data["species"], data["mimic_of"])
-        for key in (
-            "hp",
-            "atk",
-            "alive",
-            "revealed",
-            "shields",
-            "damage_taken",
-            "skill_uses",
-            "pending_reduce",
-            "pending_share",
-            "pending_heal",
-        ):
+        for key in cls.PLAYED:
             setattr(fish, key, data[key])
         return fish
 

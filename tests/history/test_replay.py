@@ -96,3 +96,9 @@ def test_it_404s_for_unknown_unstarted_and_private_matches(finished, host, guest
     assert outsider_client.get(f"/match/{finished.pk}/replay/").status_code == 404
     token = Match.objects.get(pk=finished.pk).invite_token
     assert outsider_client.get(f"/match/{finished.pk}/replay/?invite={token}").status_code == 200
+
+
+def test_its_play_button_says_play_in_chinese_not_the_lobbys_enter_the_match(finished, outsider_client):
+    page = outsider_client.get(f"/match/{finished.pk}/replay/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    button = re.search(r'<button[^>]*data-go="play"[^>]*>([^<]*)</button>', page)
+    assert button and button.group(1) == "播放" and 'data-pause="暂停"' in button.group(0)

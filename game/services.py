@@ -5,15 +5,9 @@ database write lock from its first statement (SQLite in IMMEDIATE mode), and fin
 conditioned on the version it read, which must touch exactly one row. The doorbell rings only after
 the commit, so a socket that hears it always finds the new rows.
 """
-import asyncio
-import logging
-import os
-import secrets
 from functools import partial
 from typing import NamedTuple
 
-from asgiref.sync import SyncToAsync, async_to_sync
-from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
@@ -22,10 +16,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from . import games
-from .live import clocks, presence
+from .live import clocks, groups, presence
 from .models import BotAccount, BotSeat, Match, MatchEvent, hold_account, new_seed, program_marked
-
-logger = logging.getLogger(__name__)
 
 # Enough to wait in public and invite a friend or two; more would only crowd the lobby.
 MAX_OPEN_MATCHES = 5
@@ -53,67 +45,10 @@ class Result(NamedTuple):
     duplicate: bool
 
 
-def match_group(match_id):
-    return f"match-{match_id}"
-
-
-def ring_doorbell(match_id, version):
-    """Tell every socket on the match that it may be behind. Carries no state and no events; ``ring``
-    names this ring, so the sockets of one process can share one read made after it (game/fanout.py)."""
-    _group_send(match_group(match_id), {"type": "match.changed", "version": version, "ring": secrets.token_hex(8)})
-
-
-def presence_ring(origin=None):
-    """The message that tells a match's sockets its presence changed: ``origin`` (a socket that
-    needs no news of itself), and ``ring`` naming this ring, so the sockets of one process count
-    once for it (game/fanout.py)."""
-    return {"type": "presence.changed", "origin": origin, "ring": secrets.token_hex(8)}
-
-
-def ring_presence(match_id):
-    _group_send(match_group(match_id), presence_ring())
-
-
-def _group_send(group, message):
-    send = get_channel_layer().group_send
-    loop = _socket_loop()
-    if loop is None:
-        async_to_sync(send)(group, message)
-        return
-    # In a socket's database call, i.e. on the process's one database thread: the event loop sends
-    # the ring, and this thread goes on with the other sockets' work instead of waiting for Redis.
-    asyncio.run_coroutine_threadsafe(send(group, message), loop).add_done_callback(_rang)
-
-
-def _socket_loop():
-    """The event loop whose database call this thread is running, if it is one (asgiref's record)."""
-    local = SyncToAsync.threadlocal
-    loop = getattr(local, "main_event_loop", None)
-    if loop is None or getattr(local, "main_event_loop_pid", None) != os.getpid() or loop.is_closed():
-        return None
-    return loop
-
-
-def _rang(future):
-    if not future.cancelled() and future.exception() is not None:
-        # As with on_commit(robust=True): the change is committed; the sockets catch up at the next ring.
-        logger.warning("Ringing a match's doorbell failed", exc_info=future.exception())
-
-
-def user_group(user_id):
-    """The channel-layer group of one account's lobby sockets (lobby/consumers.py)."""
-    return f"user-{user_id}"
-
-
-def tell_user(user_id, message):
-    """Send ``message`` to every lobby socket of ``user_id``; lost if none is open (nobody waits)."""
-    _group_send(user_group(user_id), message)
-
-
 def _ring_on_commit(match_id, version):
     # robust: the change is committed whatever happens to the doorbell; sockets catch up on the
     # next doorbell or reconnect, so a lost ring is never worth an error for the player.
-    transaction.on_commit(partial(ring_doorbell, match_id, version), robust=True)
+    transaction.on_commit(partial(groups.ring_doorbell, match_id, version), robust=True)
 
 
 # Sent on the commit of a change to a match with a machine in a seat or a clock running, with the
@@ -291,7 +226,7 @@ def join_match(match, user):
             # The host may be waiting in the lobby: it takes them to the match (a machine joining
             # is the host's own doing, and they are on their way already).
             joined = {"type": "match.joined", "match": current.pk, "guest": user.username}
-            transaction.on_commit(partial(tell_user, current.host_id, joined), robust=True)
+            transaction.on_commit(partial(groups.tell_user, current.host_id, joined), robust=True)
     current.refresh_from_db()
     return current
 

@@ -3,7 +3,7 @@ theirs, or the server starts one for them (a tournament's round), so they are ta
 letting their clock run unseen (static/lobby/lobby.js). The lobby and a tournament's page open it.
 
 It only listens: the joining is done by ``services.join_match``, which sends ``match.joined`` to the
-host's group (``services.user_group``) once the join is committed. Like the match page's socket, it
+host's group (``groups.user_group``) once the join is committed. Like the match page's socket, it
 speaks htmx's websocket extension: the news arrives as an HTML fragment swapped into the page.
 """
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from game.live.consumers import page_language
-from game.services import user_group
+from game.live.groups import user_group
 
 
 class LobbyConsumer(AsyncWebsocketConsumer):

@@ -25,7 +25,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from game import games, services
-from game.live import clocks, presence
+from game.live import clocks, groups, presence
 from game.models import Match
 from game.programs import runner as bot_runner
 from game.programs import socket as bot_socket
@@ -71,7 +71,7 @@ def _tell_people(match, tournament, number, first, second):
             "type": "match.started", "match": match.pk, "opponent": opponent.username,
             "tournament": tournament.name, "round": number,
         }
-        transaction.on_commit(partial(services.tell_user, player.pk, news), robust=True)
+        transaction.on_commit(partial(groups.tell_user, player.pk, news), robust=True)
 
 
 def _started(match, user_ids):

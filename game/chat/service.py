@@ -18,7 +18,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..models import Match
-from ..services import ServiceError, _group_send, match_group
+from ..live.groups import match_group, send
+from ..services import ServiceError
 from .models import MAX_LENGTH, ChatMessage, ChatMute
 
 # How many of the newest messages a page or a hello shows.
@@ -75,7 +76,7 @@ def post(match, user, text):
         # Like the doorbell, the ring carries no text: each socket reads what its viewer may (``ring``
         # names it, so the sockets of a process share one read of the match, game/live/fanout.py).
         ring = {"type": "chat.posted", "id": message.pk, "room": message.room, "ring": secrets.token_hex(8)}
-        transaction.on_commit(partial(_group_send, match_group(match.pk), ring), robust=True)
+        transaction.on_commit(partial(send, match_group(match.pk), ring), robust=True)
     return message
 
 

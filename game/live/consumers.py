@@ -26,7 +26,8 @@ from aquawar_site.security import scope_address
 from .. import fairness, games, rematch, services
 from ..access import may_watch
 from ..models import Match
-from ..services import ServiceError, match_group
+from ..services import ServiceError
+from .groups import match_group, presence_ring
 from . import fanout, frames, presence, presenter, recheck
 from .chatting import ChatSocket
 from .protocol import ProtocolError, parse
@@ -171,7 +172,7 @@ class MatchConsumer(ChatSocket, AsyncWebsocketConsumer):
 
     async def ring_presence(self, origin=None):
         """``origin``: the arriving socket, which needs no news of itself (its state tells it)."""
-        await self.channel_layer.group_send(match_group(self.match_id), services.presence_ring(origin))
+        await self.channel_layer.group_send(match_group(self.match_id), presence_ring(origin))
 
     async def heartbeat(self):
         # Keeps this socket's row fresh; a process that dies stops doing so (see game/live/presence.py).

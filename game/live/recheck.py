@@ -33,7 +33,7 @@ from django.conf import settings
 from redis.exceptions import RedisError
 
 from ..models import Match
-from ..services import match_group
+from .groups import match_group
 
 log = logging.getLogger(__name__)
 

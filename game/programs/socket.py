@@ -25,7 +25,8 @@ from ..live import clocks, frames, presence, recheck
 from ..live.protocol import ProtocolError
 from ..live.ratelimit import FrameRate
 from ..models import Match
-from ..services import ServiceError, match_group
+from ..live.groups import match_group, ring_presence
+from ..services import ServiceError
 from . import runner, seats, tokens
 from .models import BotSeat
 from .protocol import parse, token_from
@@ -66,14 +67,14 @@ def play_here(channel_name, match_id, seat):
     """Mark the bot socket as playing ``match_id`` from ``seat`` (its presence there) and tell the
     match's sockets."""
     presence.bot_plays(channel_name, match_id, seat)
-    services.ring_presence(match_id)
+    ring_presence(match_id)
 
 
 def gone(channel_name, match_id):
     """The bot socket closed: it no longer counts anywhere; the match it played hears of it."""
     presence.bot_leave(channel_name)
     if match_id is not None:
-        services.ring_presence(match_id)
+        ring_presence(match_id)
 
 
 def deadline_of(match_id, seat):
@@ -267,7 +268,7 @@ class BotConsumer(AsyncWebsocketConsumer):
         await database_sync_to_async(play_here)(self.channel_name, match.pk, seat)
         if previous not in (None, match.pk):
             # Counted after the move, so the match it left reads it gone.
-            await database_sync_to_async(services.ring_presence)(previous)
+            await database_sync_to_async(ring_presence)(previous)
         invite = match.invite_token if match.private else None
         seated = {"match": match.pk, "seat": seat, "private": match.private, "invite": invite}
         await self.send_json({"type": "match", **seated})

@@ -18,7 +18,7 @@ from game.live import presence
 from game import services
 from game.games.aquawar.engine import project
 from game.models import Match, MatchEvent
-from game.services import match_group
+from game.live.groups import match_group
 from tests.bots.helpers import program, random_command, take_seat
 from tests.game.helpers import GUEST_TEAMS, live_match, open_socket
 

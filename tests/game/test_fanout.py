@@ -12,7 +12,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db.backends import utils as db_utils
 
-from game.live import fanout, frames
+from game.live import fanout, frames, groups
 from game.history import imports
 from game import services
 from game.models import Match, MatchEvent
@@ -222,12 +222,12 @@ def test_a_read_made_before_a_ring_is_never_used_for_it(host, guest):
 async def test_a_socket_that_missed_a_doorbell_catches_up_at_the_next(host, guest, monkeypatch):
     match, sockets = await watched_match(host, guest, 1)
     try:
-        ring = services.ring_doorbell
-        monkeypatch.setattr(services, "ring_doorbell", lambda match_id, version: None)
+        ring = groups.ring_doorbell
+        monkeypatch.setattr(groups, "ring_doorbell", lambda match_id, version: None)
         await database_sync_to_async(services.apply_command)(match.pk, host, "h", 0, HOST_TEAMS[1])
         for socket in sockets:
             assert await socket.nothing_more()
-        monkeypatch.setattr(services, "ring_doorbell", ring)
+        monkeypatch.setattr(groups, "ring_doorbell", ring)
         await database_sync_to_async(services.apply_command)(match.pk, guest, "g", 0, GUEST_TEAMS[1])
         for socket in sockets:
             got = [f for f in await socket.receive_until(lambda f: f["type"] == "state") if f["type"] != "presence"]

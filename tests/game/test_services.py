@@ -6,6 +6,7 @@ from django.db import connection
 
 from game.games.aquawar import engine
 from game import services
+from game.live import groups
 from game.models import Match, MatchEvent
 from game.services import ServiceError
 
@@ -130,7 +131,7 @@ def test_it_refuses_commands_for_a_match_that_has_not_started(host):
 
 def test_it_rings_the_doorbell_only_after_commit(host, guest, monkeypatch):
     rung = []
-    monkeypatch.setattr(services, "ring_doorbell", lambda match_id, version: rung.append((match_id, version)))
+    monkeypatch.setattr(groups, "ring_doorbell", lambda match_id, version: rung.append((match_id, version)))
     match = live_match(host, guest)
     rung.clear()
     services.apply_command(match.pk, host, "a", 0, HOST_TEAMS[1])

@@ -1,0 +1,71 @@
+"""The channel layer's groups, and the only news sent to them from outside a socket: that something
+changed (a match's doorbell, its presence) or that a person has somewhere to be (their lobby
+sockets). Never state or events: the database is the source of truth, and a socket that hears a
+ring reads it there (docs/protocol.md).
+"""
+import asyncio
+import logging
+import os
+import secrets
+
+from asgiref.sync import SyncToAsync, async_to_sync
+from channels.layers import get_channel_layer
+
+logger = logging.getLogger(__name__)
+
+
+def match_group(match_id):
+    return f"match-{match_id}"
+
+
+def ring_doorbell(match_id, version):
+    """Tell every socket on the match that it may be behind. Carries no state and no events; ``ring``
+    names this ring, so the sockets of one process can share one read made after it (game/fanout.py)."""
+    send(match_group(match_id), {"type": "match.changed", "version": version, "ring": secrets.token_hex(8)})
+
+
+def presence_ring(origin=None):
+    """The message that tells a match's sockets its presence changed: ``origin`` (a socket that
+    needs no news of itself), and ``ring`` naming this ring, so the sockets of one process count
+    once for it (game/fanout.py)."""
+    return {"type": "presence.changed", "origin": origin, "ring": secrets.token_hex(8)}
+
+
+def ring_presence(match_id):
+    send(match_group(match_id), presence_ring())
+
+
+def send(group, message):
+    group_send = get_channel_layer().group_send
+    loop = _socket_loop()
+    if loop is None:
+        async_to_sync(group_send)(group, message)
+        return
+    # In a socket's database call, i.e. on the process's one database thread: the event loop sends
+    # the ring, and this thread goes on with the other sockets' work instead of waiting for Redis.
+    asyncio.run_coroutine_threadsafe(group_send(group, message), loop).add_done_callback(_rang)
+
+
+def _socket_loop():
+    """The event loop whose database call this thread is running, if it is one (asgiref's record)."""
+    local = SyncToAsync.threadlocal
+    loop = getattr(local, "main_event_loop", None)
+    if loop is None or getattr(local, "main_event_loop_pid", None) != os.getpid() or loop.is_closed():
+        return None
+    return loop
+
+
+def _rang(future):
+    if not future.cancelled() and future.exception() is not None:
+        # As with on_commit(robust=True): the change is committed; the sockets catch up at the next ring.
+        logger.warning("Ringing a match's doorbell failed", exc_info=future.exception())
+
+
+def user_group(user_id):
+    """The channel-layer group of one account's lobby sockets (lobby/consumers.py)."""
+    return f"user-{user_id}"
+
+
+def tell_user(user_id, message):
+    """Send ``message`` to every lobby socket of ``user_id``; lost if none is open (nobody waits)."""
+    send(user_group(user_id), message)

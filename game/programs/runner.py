@@ -116,9 +116,10 @@ def _settle_job(match_id):
 def settle(match_id):
     """Make every move a built-in seat owes, forfeit a seat whose clock ran out, time the rest."""
     for _ in range(MAX_MOVES_PER_WAKE):
+        read_at = time.monotonic()
         match = Match.objects.select_related("host", "guest").filter(pk=match_id).first()
         if match is None or match.status != Match.Status.LIVE:
-            _clock.time(match_id, [])
+            _clock.time(match_id, [], read_at)
             return
         bot_seats = list(BotSeat.objects.filter(match_id=match_id))
         game = games.get(match.game)
@@ -134,7 +135,7 @@ def settle(match_id):
         if any(deadline <= now for deadline in clocks):
             services.forfeit_overdue(match_id)
             continue
-        _clock.time(match_id, [deadline.timestamp() + TIMER_SLACK for deadline in clocks])
+        _clock.time(match_id, [deadline.timestamp() + TIMER_SLACK for deadline in clocks], read_at)
         return
 
 
@@ -222,6 +223,8 @@ class Clock:
         # a move or a settle elsewhere) is dropped when it comes up instead of waking the match.
         self._timers = []
         self._wanted = {}
+        # When the deadlines behind each match's timers were read (time.monotonic()).
+        self._read_at = {}
         self._condition = threading.Condition()
         self._thread = None
         self._next_sweep = 0.0
@@ -232,17 +235,23 @@ class Clock:
                 self._thread = threading.Thread(target=self._run, name="aquawar-bot-clock", daemon=True)
                 self._thread.start()
 
-    def time(self, match_id, whens):
+    def time(self, match_id, whens, read_at):
         """Wake ``match_id`` at each of ``whens`` (POSIX timestamps) instead of any time set before.
 
         Every move sets a new deadline: replacing the match's timers keeps the superseded ones from
-        waking it (and from piling up over a long match).
+        waking it (and from piling up over a long match). ``read_at``: when the deadlines were read.
+        Two settles of a match may run at once in a process (a sweep's and a wake's): one that read
+        before the other changes nothing, or it would bring back a deadline the other replaced.
         """
         whens = set(whens)
         with self._condition:
+            if read_at < self._read_at.get(match_id, read_at):
+                return
+            self._read_at.pop(match_id, None)
             before = self._wanted.pop(match_id, set())
             if whens:
                 self._wanted[match_id] = whens
+                self._read_at[match_id] = read_at
                 for when in whens - before:
                     heapq.heappush(self._timers, (when, match_id))
                 self._condition.notify()
@@ -254,6 +263,7 @@ class Clock:
         with self._condition:
             self._timers.clear()
             self._wanted.clear()
+            self._read_at.clear()
 
     def _run(self):
         while True:
@@ -267,6 +277,7 @@ class Clock:
                         wanted.discard(when)
                         if not wanted:
                             del self._wanted[match_id]
+                            del self._read_at[match_id]
                         due.append(match_id)
                 interval = sweep_seconds()
                 # Only while this process serves sockets: ``run_bots`` sweeps by itself, and a

@@ -198,6 +198,17 @@ def test_when_neither_side_picks_in_time_the_match_is_called_off(host, guest, wa
     assert final.deadlines == [None, None] and not final.events.exists()
 
 
+def test_a_settle_that_read_before_another_does_not_bring_back_the_deadline_it_replaced():
+    clock, match_id, later = runner._clock, 10**9, time.time() + 3600
+    clock.time(match_id, [later + 2], read_at=2.0)
+    clock.time(match_id, [later + 1], read_at=1.0)  # read first, set last: a stale deadline
+    assert clock._wanted[match_id] == {later + 2}
+    clock.time(match_id, [later + 3], read_at=3.0)
+    assert clock._wanted[match_id] == {later + 3}
+    clock.time(match_id, [], read_at=4.0)  # the match ended
+    assert match_id not in clock._wanted and match_id not in clock._read_at
+
+
 def test_the_clock_runs_out_in_the_process_timer_without_anyone_connected(host, guest):
     match = both_picked(host, guest)
     mover = match.state["to_move"]

@@ -232,6 +232,10 @@ def test_it_plays_a_whole_match_in_three_browsers(browser, live_server_url, scre
     assert re.search(r"You lost the match [01]–2\.", results[host] + results[guest])
     assert "won the match." in results[watcher]
     assert not host.is_visible(".notify-switch")
+    # Done here, each player listens for their next match (as in the lobby); the watcher doesn't.
+    for page in (host, guest):
+        page.wait_for_selector("#match-status .lobby-news[data-state=open]", state="attached")
+    assert watcher.locator(".lobby-news").count() == 0
     # Over: every fish on the board is shown, to everyone.
     assert watcher.locator(".fish-hidden").count() == 0
     for page, name in ((host, "host"), (guest, "guest"), (watcher, "spectator")):

@@ -116,6 +116,20 @@ def test_it_shows_everything_once_the_match_is_over(host, guest, outsider):
     assert "Sea Wolf" in page and "Archerfish" in page
 
 
+def test_a_player_done_with_a_match_listens_for_their_next_one_there(host, guest, outsider):
+    """Once it is over, a player's match page opens the lobby's socket (a tournament's next round,
+    an open match of theirs joined, takes them there); not while it is played, nor for a watcher."""
+    lobby_socket = 'ws-connect="/ws/lobby/"'
+    match = picked_match(host, guest)
+    assert lobby_socket not in client_for(host).get(f"/match/{match.pk}/").content.decode()
+    services.resign(match, host)
+    for player in (host, guest):
+        page = client_for(player).get(f"/match/{match.pk}/").content.decode()
+        assert lobby_socket in page and 'id="lobby-joined"' in page and "lobby/lobby.js" in page
+    watched = client_for(outsider).get(f"/match/{match.pk}/").content.decode()
+    assert lobby_socket not in watched and "lobby/lobby.js" not in watched
+
+
 def test_its_move_forms_work_without_javascript_as_plain_posts(host, guest):
     """The board's clicks need JavaScript; the move list beside it posts to the server without."""
     match = live_match(host, guest)

@@ -89,7 +89,7 @@ def on_match_ended(sender, match, **kwargs):
     """Inside the transaction (and the lock) that ended ``match``: only look, then act after the commit."""
     tournament_id = Pairing.objects.filter(match_id=match.pk).values_list("tournament_id", flat=True).first()
     if tournament_id is not None:
-        transaction.on_commit(partial(bot_runner.run_soon, _job, advance, tournament_id), robust=True)
+        transaction.on_commit(partial(bot_runner.run_soon, _job, advance_after_end, tournament_id), robust=True)
     elif LadderMatch.objects.filter(match_id=match.pk).exists():
         transaction.on_commit(partial(bot_runner.run_soon, _job, pair_ladder, match.game), robust=True)
 
@@ -121,16 +121,25 @@ def run_due():
             logger.exception("Pairing the %s ladder failed", name)
 
 
-def advance(tournament_id):
+def advance_after_end(tournament_id):
+    """``advance`` after one of the tournament's matches ended. It waits for the tournament's lock:
+    when a round's last two matches end at once, the advance of the first may still hold the lock,
+    having looked before the second's end was committed; skipping would leave the next round to
+    the next sweep."""
+    return advance(tournament_id, wait=True)
+
+
+def advance(tournament_id, wait=False):
     """Do whatever the tournament is due: start it, record its round's results, pair the next
-    round, or write its final table. Returns the tournament's round afterwards (None if busy).
+    round, or write its final table. Returns the tournament's round afterwards (None if busy:
+    another advance holds the tournament's lock, and ``wait`` is off, as for the sweeps).
 
     Starting a round can fail (the services refuse its matches, say a time control the game no
     longer offers, or the database fails): then nothing of that start is kept, the failure is
     counted and the next try waits (``retry_delay``); after ``START_TRIES`` failures in a row the
     tournament ends ("start_failed") instead of being retried by every sweep for ever."""
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update(skip_locked=True).filter(pk=tournament_id).first()
+        tournament = Tournament.objects.select_for_update(skip_locked=not wait).filter(pk=tournament_id).first()
         if tournament is None:
             return None
         now = timezone.now()

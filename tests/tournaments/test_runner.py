@@ -4,6 +4,7 @@ import threading
 from datetime import timedelta
 
 import pytest
+from django.db import connections, transaction
 from django.utils import timezone
 
 from game import games
@@ -131,9 +132,9 @@ def test_the_end_of_a_rounds_last_match_starts_the_next_round_at_once(host, peop
     done = threading.Event()
     original = runner.advance
 
-    def advance_and_tell(tournament_id):
+    def advance_and_tell(tournament_id, **options):
         try:
-            return original(tournament_id)
+            return original(tournament_id, **options)
         finally:
             done.set()
 
@@ -143,6 +144,35 @@ def test_the_end_of_a_rounds_last_match_starts_the_next_round_at_once(host, peop
     match_services.resign(pairings[1].match, pairings[1].second)
     assert done.wait(15)
     assert Tournament.objects.get(pk=cup.pk).round == 2
+
+
+def test_the_end_of_a_rounds_last_match_is_seen_though_another_advance_holds_the_lock(host, people):
+    """The last two matches of a round end at once: the first's advance, which looked before the
+    second's end, still holds the lock when the second's advance comes. That one waits for the lock
+    and starts the next round; skipping it would leave the round to the next sweep."""
+    cup = new_tournament(host, rounds=2)
+    entered(cup, people[:4])
+    runner.advance(cup.pk)
+    for pairing in Pairing.objects.filter(tournament=cup, round=1):
+        match_services.resign(pairing.match, pairing.second)
+    holding, release = threading.Event(), threading.Event()
+
+    def first_advance_still_running():
+        try:
+            with transaction.atomic():
+                Tournament.objects.select_for_update().get(pk=cup.pk)
+                holding.set()
+                release.wait(10)
+        finally:
+            connections.close_all()
+
+    holder = threading.Thread(target=first_advance_still_running)
+    holder.start()
+    assert holding.wait(10)
+    threading.Timer(0.5, release.set).start()
+    assert runner.advance_after_end(cup.pk) == 2
+    holder.join(10)
+    assert Pairing.objects.filter(tournament=cup, round=2).count() == 2
 
 
 def test_three_processes_advancing_at_once_start_a_round_once(host, people):

@@ -27,9 +27,10 @@ from .. import fairness, games, rematch, services
 from ..access import may_watch
 from ..models import Match
 from ..services import ServiceError
-from .groups import match_group, presence_ring
+from .groups import match_group
 from . import fanout, frames, presence, presenter, recheck
 from .chatting import ChatSocket
+from .presence_socket import PresenceSocket
 from .protocol import ProtocolError, parse
 from .ratelimit import FrameRate
 
@@ -59,7 +60,7 @@ def presence_fields(counts):
     return {"spectators": spectators, "connected": players}
 
 
-class MatchConsumer(ChatSocket, AsyncWebsocketConsumer):
+class MatchConsumer(ChatSocket, PresenceSocket, AsyncWebsocketConsumer):
     async def dispatch(self, message):
         """Channels' dispatch, less its ``aclose_old_connections()``: that is one more call on the
         process's database thread for every message (each doorbell, each frame), queued behind the
@@ -150,35 +151,6 @@ class MatchConsumer(ChatSocket, AsyncWebsocketConsumer):
         if presence.sockets_from(self.address) >= limit:
             return match, f"Your address has {limit} match sockets open already: close some tabs first."
         return match, None
-
-    def depart(self):
-        """Remove this socket's presence row; True if that is news for the others."""
-        presence.leave(self.channel_name)
-        # A player's other sockets (tabs) still count: only the seat's last one leaving is news.
-        return self.seat is None or not presence.players(self.match_id)[self.seat]
-
-    async def register(self, seat):
-        """Record (or re-record, after a watcher took a seat) this socket's presence row."""
-        if await database_sync_to_async(self.arrive)(seat):
-            await self.ring_presence(origin=self.channel_name)
-
-    def arrive(self, seat):
-        """Write this socket's presence row under ``seat``; True if that is news for the others."""
-        was_connected = seat is not None and presence.players(self.match_id)[seat]
-        self.seat, self.present = seat, True
-        user = self.user if getattr(self.user, "is_authenticated", False) else None
-        presence.arrive(self.channel_name, self.match_id, seat, user, self.address)
-        return not was_connected
-
-    async def ring_presence(self, origin=None):
-        """``origin``: the arriving socket, which needs no news of itself (its state tells it)."""
-        await self.channel_layer.group_send(match_group(self.match_id), presence_ring(origin))
-
-    async def heartbeat(self):
-        # Keeps this socket's row fresh; a process that dies stops doing so (see game/live/presence.py).
-        while True:
-            await asyncio.sleep(presence.HEARTBEAT.total_seconds())
-            await database_sync_to_async(presence.touch)(self.channel_name)
 
     def is_behind(self, version, status, rematch_status):
         """Whether the match is past what this socket last sent (game/recheck.py asks)."""
@@ -300,47 +272,6 @@ class MatchConsumer(ChatSocket, AsyncWebsocketConsumer):
         if self.version is None:
             return news, []
         return news, self.catch_up(match)
-
-    def take_seat(self, match):
-        """A watcher who just took the empty seat is a player now: True if so, which is news for the
-        others (one spectator fewer), and this socket's next counts must be read afresh."""
-        seat = match.seat_of(self.user)
-        if self.present and seat != self.seat:
-            self.arrive(seat)
-            self.recount = True
-            return True
-        return False
-
-    def counts(self, match, fresh=False):
-        """The presence counts for a frame: this process's latest, unless this socket is new or just
-        moved (it hears no news of its own arrival), or ``fresh``."""
-        fresh, self.recount = fresh or self.recount, False
-        return fanout.presence(match.pk, match.seed, fresh=fresh)
-
-    async def presence_changed(self, message):
-        if message.get("origin") == self.channel_name:
-            return
-        ring = message.get("ring")
-        if self.html:
-            count, opponent = await database_sync_to_async(self.presence_news)(ring)
-            ctx = {"spectators": count, "opponent": opponent}
-            with translation.override(self.language):
-                await self.send(presenter.render_parts(ctx, ("spectators", "opponent")))
-            return
-        # Counted once per ring per process: the other sockets here take the same numbers.
-        counts = fanout.cached_presence(self.match_id, self.seed, ring)
-        if counts is None:
-            counts = await database_sync_to_async(fanout.presence)(self.match_id, self.seed, ring)
-        count, players = counts
-        await self.send_json({"type": "presence", "spectators": count, "players": players})
-
-    def presence_news(self, ring):
-        """(spectators, what the status line says of the opponent) after a presence ring."""
-        count, players = fanout.presence(self.match_id, self.seed, ring)
-        match = fanout.match_after(self.match_id)
-        if match is None:
-            return count, None
-        return count, fairness.opponent(match.pk, self.seat, match.status, match.move_seconds, players)
 
     def catch_up(self, match):
         """The frames that bring a JSON viewer from ``self.version`` to ``match`` (none if it is there)."""

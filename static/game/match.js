@@ -9,11 +9,25 @@
     if (badge) badge.dataset.state = state;
   }
 
-  document.addEventListener("htmx:wsConnecting", function () { setConnection("connecting"); });
+  // The page's own socket is the one on .match-page; a player's finished match also listens on
+  // the lobby's (in the status box), whose comings and goings say nothing of this one.
+  function matchSocket(event) {
+    return event.target && event.target.classList && event.target.classList.contains("match-page");
+  }
+
+  // "Connected" once the server's redraw on (re)connect has come in, not at the socket's open:
+  // until then the page may still show what it had before the connection.
+  var redrawDue = false;
+
+  document.addEventListener("htmx:wsConnecting", function (event) {
+    if (matchSocket(event)) setConnection("connecting");
+  });
   // 4013: the server could not serve the socket for a moment (its Redis restarting, say) and asks
   // to be tried again; the extension itself only retries the standard codes.
   var TRY_AGAIN_LATER = 4013;
   document.addEventListener("htmx:wsClose", function (event) {
+    if (!matchSocket(event)) return;
+    redrawDue = false;
     setConnection("closed");
     if (event.detail.event.code === TRY_AGAIN_LATER) {
       setTimeout(function () { event.detail.socketWrapper.reconnect(); }, 500 + Math.random() * 1000);
@@ -26,8 +40,9 @@
   // reconnects at once; the server redraws everything on connect.
   var live = null;
   document.addEventListener("htmx:wsOpen", function (event) {
+    if (!matchSocket(event)) return;
     live = { socket: event.detail.event.target, wrapper: event.detail.socketWrapper };
-    setConnection("open");
+    redrawDue = true;
   });
   window.addEventListener("offline", function () {
     setConnection("closed");
@@ -92,7 +107,11 @@
   });
 
   // Any answer (a redraw, or a notice saying why a move was refused) makes the forms usable again.
-  document.addEventListener("htmx:wsAfterMessage", function () {
+  document.addEventListener("htmx:wsAfterMessage", function (event) {
+    if (redrawDue && matchSocket(event)) {
+      redrawDue = false;
+      setConnection("open");
+    }
     showLatest();
     document.querySelectorAll(".move-form button:disabled").forEach(function (b) { b.disabled = false; });
     tickClocks();

@@ -68,11 +68,13 @@ class BotConnection(models.Model):
     per-account cap). Its socket refreshes ``seen`` like a match socket's ``Presence`` row, so the
     rows of a process that died stop counting (game/live/presence.py).
 
-    ``match`` and ``seat``: the match the socket plays now and its seat there, so that a program
-    playing over this socket counts as present on that match as a player's match socket does."""
+    ``match_id`` and ``seat``: the match the socket plays now and its seat there, so that a program
+    playing over this socket counts as present on that match as a player's match socket does. A
+    plain number, not a foreign key: the socket's own writes (opening, heartbeats, closing) then
+    never lock anything of the match's."""
 
     channel_name = models.CharField(max_length=200, primary_key=True)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     seen = models.DateTimeField(db_index=True)
-    match = models.ForeignKey("game.Match", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    match_id = models.BigIntegerField(null=True, blank=True)
     seat = models.PositiveSmallIntegerField(null=True, blank=True)

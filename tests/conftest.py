@@ -94,6 +94,30 @@ def fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True, scope="session")
+def flush_outlasts_a_finished_tests_work():
+    """On PostgreSQL the flush after a transactional test can deadlock with work the test set off
+    and that is still finishing (a bot's move, a socket closing); PostgreSQL then fails one side,
+    and if it is the flush, the next test starts on the last one's rows. The other side's
+    transaction ends with the deadlock, so the flush is tried again once, a moment later. Only the
+    cleanup between tests is retried: no test's own statements are."""
+    from django.core.management.base import CommandError
+    from django.test import TransactionTestCase
+
+    original = TransactionTestCase._fixture_teardown
+
+    def teardown(self):
+        try:
+            original(self)
+        except CommandError:
+            time.sleep(1)
+            original(self)
+
+    TransactionTestCase._fixture_teardown = teardown
+    yield
+    TransactionTestCase._fixture_teardown = original
+
+
 @pytest.fixture(autouse=True)
 def no_timers_left_behind():
     """A move clock outlives its test in the clock thread; a timer firing after the test's

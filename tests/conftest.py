@@ -119,6 +119,16 @@ def flush_outlasts_a_finished_tests_work():
 
 
 @pytest.fixture(autouse=True)
+def no_live_server_behind(request):
+    """A live server still running sweeps the database of every later test and acts on it where
+    that test's sockets can't hear (tests/live_server.py): only the tests of the package or module
+    it serves may run beside one."""
+    from tests.live_server import strays
+
+    assert not strays(request.node.nodeid), "a live server outlived the tests it serves (narrow its fixture's scope)"
+
+
+@pytest.fixture(autouse=True)
 def no_timers_left_behind():
     """A move clock outlives its test in the clock thread; a timer firing after the test's
     database is gone would only log errors. And a bot's move still being made in a worker thread

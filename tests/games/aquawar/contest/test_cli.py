@@ -6,11 +6,17 @@ import pytest
 
 from game.models import Match
 from game.programs import tokens
-from tests.browser.conftest import live_server_url  # noqa: F401 (the live daphne server fixture)
+from tests.live_server import serving
 
 from .harness import SDK_PROGRAM
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(scope="module")
+def live_server_url(request, django_db_setup, django_db_blocker):
+    with serving(request, django_db_blocker) as url:
+        yield url
 
 
 def bridge(url, token, *arguments):
@@ -18,7 +24,7 @@ def bridge(url, token, *arguments):
     return subprocess.run(command, capture_output=True, text=True, timeout=180)
 
 
-def test_it_plays_a_built_in_level_over_a_real_socket(live_server_url, host):  # noqa: F811
+def test_it_plays_a_built_in_level_over_a_real_socket(live_server_url, host):
     token = tokens.create(host, "bridge")[1]
     run = bridge(live_server_url, token, "--vs", "random", "--", sys.executable, str(SDK_PROGRAM), "--chatter", "3000")
     match = Match.objects.get()
@@ -30,7 +36,7 @@ def test_it_plays_a_built_in_level_over_a_real_socket(live_server_url, host):  #
     assert run.stderr.count("[program] " + "x" * 3000) > 20
 
 
-def test_a_refused_token_is_said_and_plays_nothing(live_server_url):  # noqa: F811
+def test_a_refused_token_is_said_and_plays_nothing(live_server_url):
     run = bridge(live_server_url, "aqw_" + "x" * 43, "--", sys.executable, str(SDK_PROGRAM))
     assert run.returncode == 2 and "the site refused the token: Unknown or revoked API token." in run.stderr
     assert not Match.objects.exists()

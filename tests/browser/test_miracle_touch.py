@@ -62,6 +62,8 @@ def test_a_phone_pinches_and_drags_the_miracle_map(browser, live_server_url, scr
     test_miracle.choose_deck(page, test_miracle.HOST_DECK)
     page.click(".deck-form button[type=submit]")
     page.wait_for_selector(".deck-form", state="detached")
+    # Each of the computer's commands redraws the map: touch it once the computer waits for us.
+    page.wait_for_selector("#match-status[data-your-move=true]")
     page.wait_for_selector(".hexmap", state="visible")
     page.locator(".hexmap").scroll_into_view_if_needed()
     box = page.locator(".hexmap").bounding_box()

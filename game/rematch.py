@@ -11,9 +11,10 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from . import games
+from .limits import check_live_limit, check_vs_computer_limit
 from .models import Match, hold_account, new_seed
 from .programs.models import BotSeat
-from .services import ServiceError, _changed, _locked, _ring_on_commit, check_live_limit, check_vs_computer_limit
+from .services import ServiceError, _changed, _locked, _ring_on_commit
 
 OFFERED, ACCEPTED, DECLINED = "offered", "accepted", "declined"
 ANSWERS = ("offer", "accept", "decline")

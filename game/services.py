@@ -8,36 +8,16 @@ the commit, so a socket that hears it always finds the new rows.
 from functools import partial
 from typing import NamedTuple
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Q
 from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from . import games
+from .errors import ServiceError
+from .limits import check_live_limit, check_open_limit, check_vs_computer_limit, require_member
 from .live import clocks, groups, presence
-from .models import BotAccount, BotSeat, Match, MatchEvent, hold_account, new_seed, program_marked
-
-# Enough to wait in public and invite a friend or two; more would only crowd the lobby.
-MAX_OPEN_MATCHES = 5
-# Matches against the computer cost the server thinking time; a few at once is plenty for a person.
-MAX_LIVE_VS_COMPUTER = 5
-# Live matches a person may be seated in at once: each one joined starts clocks, and someone waits
-# on the other side. Programs (tournaments, the ladder) play as many as they are paired in.
-MAX_LIVE_MATCHES = 10
-
-
-class ServiceError(Exception):
-    """A refused request: ``code`` is stable for programs, ``message`` is for people."""
-
-    def __init__(self, code, message, illegal=False):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        # True when the engine refused the command itself (the rules, not the match's situation):
-        # in play between programs that loses the match (see the bot socket).
-        self.illegal = illegal
+from .models import BotAccount, BotSeat, Match, MatchEvent, hold_account, new_seed
 
 
 class Result(NamedTuple):
@@ -92,39 +72,6 @@ def game_named(name):
         raise ServiceError("bad_game", message) from None
 
 
-def _require_member(user):
-    if not getattr(user, "is_authenticated", False):
-        raise ServiceError("login_required", _("Log in to play."))
-
-
-def check_vs_computer_limit(user_id, level):
-    """Refuse one more live match of ``user_id`` against the built-in ``level`` beyond the limit;
-    call it with the account held (``hold_account``), where such a match is made."""
-    playing = Q(host_id=user_id) | Q(guest_id=user_id)
-    live = Match.objects.filter(playing, status=Match.Status.LIVE, bot_seats__level=level).distinct().count()
-    if live >= MAX_LIVE_VS_COMPUTER:
-        raise ServiceError(
-            "too_many", _("You already play %(count)d matches against this level.") % {"count": live}
-        )
-
-
-def check_live_limit(user_id, opponent=False):
-    """Refuse seating the person ``user_id`` in one more live match beyond ``MAX_LIVE_MATCHES``
-    (``opponent``: they are the other player of whoever asked), in the transaction that seats them.
-    Holds the person's account (``hold_account``) for the rest of it. A program's account is neither
-    refused nor held: every match against a built-in level seats one, and must not wait for another."""
-    if get_user_model().objects.filter(program_marked(), pk=user_id).exists():
-        return
-    hold_account(user_id)
-    live = Match.objects.filter(Q(host_id=user_id) | Q(guest_id=user_id), status=Match.Status.LIVE).count()
-    if live >= MAX_LIVE_MATCHES:
-        if opponent:
-            message = _("Your opponent already plays %(count)d matches at once.")
-        else:
-            message = _("You already play %(count)d matches at once: finish one first.")
-        raise ServiceError("too_many_live", message % {"count": live})
-
-
 def _checked_time_control(game, move_seconds):
     chosen = game_named(game)
     if move_seconds not in chosen.time_controls or isinstance(move_seconds, bool):
@@ -139,7 +86,7 @@ def create_match(host, *, private=False, move_seconds=0, level=None, game=games.
     level, not the open ones. Both limits are checked here, where every match but a rematch is made,
     and the host's live matches too: an open match becomes one more of them when someone joins.
     ``rated``: the result changes both players' ratings; never against a built-in level."""
-    _require_member(host)
+    require_member(host)
     chosen = _checked_time_control(game, move_seconds)
     if rated and level is not None:
         raise ServiceError("rated_vs_computer", _("A match against the computer can't be rated."))
@@ -147,9 +94,8 @@ def create_match(host, *, private=False, move_seconds=0, level=None, game=games.
         hold_account(host.pk)
         if level is not None:
             check_vs_computer_limit(host.pk, level)
-        elif Match.objects.filter(host=host, status=Match.Status.OPEN).count() >= MAX_OPEN_MATCHES:
-            message = _("You already have %(count)d open matches: cancel one first.")
-            raise ServiceError("too_many_open", message % {"count": MAX_OPEN_MATCHES})
+        else:
+            check_open_limit(host.pk)
         check_live_limit(host.pk)
         return Match.objects.create(
             host=host, private=bool(private), move_seconds=move_seconds, game=chosen.name, rated=bool(rated)
@@ -173,8 +119,8 @@ def start_many(pairings, *, game=games.DEFAULT, move_seconds=0, rated=False):
     chosen = _checked_time_control(game, move_seconds)
     accounts = set()
     for first, second, _seats in pairings:
-        _require_member(first)
-        _require_member(second)
+        require_member(first)
+        require_member(second)
         if first.pk == second.pk:
             raise ServiceError("own_match", _("You can't join your own match."))
         accounts.update((first.pk, second.pk))
@@ -205,7 +151,7 @@ def start_many(pairings, *, game=games.DEFAULT, move_seconds=0, rated=False):
 def join_match(match, user):
     """``user`` takes the guest seat of the open ``match``, which goes live: the lobby, an invite, a
     program over the bot socket, or the built-in level of a match against the computer."""
-    _require_member(user)
+    require_member(user)
     with transaction.atomic():
         current = _locked(match.pk)
         if current.host_id == user.pk:

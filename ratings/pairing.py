@@ -22,7 +22,7 @@ from django.db.models.functions import Abs
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from game import games, services
+from game import games, limits, services
 from game.services import ServiceError
 
 from .api import rating_of
@@ -70,7 +70,7 @@ def seek(user, *, game=games.DEFAULT, move_seconds=0, rated=False, program=False
                 raise ServiceError("already_seeking", _("You are already waiting for an opponent."))
             # Checked here, not when the pairing starts the match (``services.start_many``, which
             # tournaments share): a seeker past the limit never enters the pool.
-            services.check_live_limit(user.pk)
+            limits.check_live_limit(user.pk)
             row = Seek.objects.create(user=user, **fields)
     except IntegrityError:
         # Another request of this account made its seek at the same moment.

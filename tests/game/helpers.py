@@ -8,7 +8,7 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.contrib.sessions.backends.db import SessionStore
 from django.utils import timezone
 
-from game import services
+from game import limits, services
 from game.models import Match
 from tests.sockets import RecordingSocket
 from tournaments import runner
@@ -59,9 +59,9 @@ def tournament_match(host, guest, name="Spring cup"):
 
 
 def seat_at_the_live_limit(person, opponent):
-    """``person`` plays ``services.MAX_LIVE_MATCHES`` live matches against ``opponent`` (started as
+    """``person`` plays ``limits.MAX_LIVE_MATCHES`` live matches against ``opponent`` (started as
     the server pairs them, which no limit stops); returns them."""
-    return [services.start_between(person, opponent) for _ in range(services.MAX_LIVE_MATCHES)]
+    return [services.start_between(person, opponent) for _ in range(limits.MAX_LIVE_MATCHES)]
 
 
 class Socket(RecordingSocket):

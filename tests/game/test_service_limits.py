@@ -8,7 +8,8 @@ from django.db.models import Q
 from game import rematch, services
 from game.programs import seats, tokens
 from game.models import Match
-from game.services import MAX_LIVE_MATCHES, MAX_LIVE_VS_COMPUTER, MAX_OPEN_MATCHES, ServiceError
+from game.limits import MAX_LIVE_MATCHES, MAX_LIVE_VS_COMPUTER, MAX_OPEN_MATCHES
+from game.services import ServiceError
 from ratings.api import mark_program
 from tests.bots.helpers import program, take_seat
 from tests.game.helpers import seat_at_the_live_limit

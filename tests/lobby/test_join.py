@@ -3,7 +3,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from game.models import Match
-from game.services import MAX_LIVE_MATCHES, cancel_match
+from game.limits import MAX_LIVE_MATCHES
+from game.services import cancel_match
 from tests.game.helpers import seat_at_the_live_limit
 
 from .helpers import fresh, post_with_csrf

@@ -1,0 +1,59 @@
+"""How much one account may have going at once, checked where a seat is taken or a match is made.
+
+Each check runs in the transaction that seats the person, with their account held
+(``hold_account``), so two requests at once cannot both pass it.
+"""
+from django.contrib.auth import get_user_model
+from django.db.models import Q
+from django.utils.translation import gettext as _
+
+from .errors import ServiceError
+from .models import Match, hold_account, program_marked
+
+# Enough to wait in public and invite a friend or two; more would only crowd the lobby.
+MAX_OPEN_MATCHES = 5
+# Matches against the computer cost the server thinking time; a few at once is plenty for a person.
+MAX_LIVE_VS_COMPUTER = 5
+# Live matches a person may be seated in at once: each one joined starts clocks, and someone waits
+# on the other side. Programs (tournaments, the ladder) play as many as they are paired in.
+MAX_LIVE_MATCHES = 10
+
+
+def require_member(user):
+    if not getattr(user, "is_authenticated", False):
+        raise ServiceError("login_required", _("Log in to play."))
+
+
+def check_vs_computer_limit(user_id, level):
+    """Refuse one more live match of ``user_id`` against the built-in ``level`` beyond the limit;
+    call it with the account held (``hold_account``), where such a match is made."""
+    playing = Q(host_id=user_id) | Q(guest_id=user_id)
+    live = Match.objects.filter(playing, status=Match.Status.LIVE, bot_seats__level=level).distinct().count()
+    if live >= MAX_LIVE_VS_COMPUTER:
+        raise ServiceError(
+            "too_many", _("You already play %(count)d matches against this level.") % {"count": live}
+        )
+
+
+def check_live_limit(user_id, opponent=False):
+    """Refuse seating the person ``user_id`` in one more live match beyond ``MAX_LIVE_MATCHES``
+    (``opponent``: they are the other player of whoever asked), in the transaction that seats them.
+    Holds the person's account (``hold_account``) for the rest of it. A program's account is neither
+    refused nor held: every match against a built-in level seats one, and must not wait for another."""
+    if get_user_model().objects.filter(program_marked(), pk=user_id).exists():
+        return
+    hold_account(user_id)
+    live = Match.objects.filter(Q(host_id=user_id) | Q(guest_id=user_id), status=Match.Status.LIVE).count()
+    if live >= MAX_LIVE_MATCHES:
+        if opponent:
+            message = _("Your opponent already plays %(count)d matches at once.")
+        else:
+            message = _("You already play %(count)d matches at once: finish one first.")
+        raise ServiceError("too_many_live", message % {"count": live})
+
+
+def check_open_limit(user_id):
+    """Refuse one more open match hosted by ``user_id`` beyond ``MAX_OPEN_MATCHES``, with the account held."""
+    if Match.objects.filter(host_id=user_id, status=Match.Status.OPEN).count() >= MAX_OPEN_MATCHES:
+        message = _("You already have %(count)d open matches: cancel one first.")
+        raise ServiceError("too_many_open", message % {"count": MAX_OPEN_MATCHES})

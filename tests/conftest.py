@@ -118,6 +118,26 @@ def flush_outlasts_a_finished_tests_work():
     TransactionTestCase._fixture_teardown = original
 
 
+@pytest.fixture(autouse=True, scope="session")
+def postgresql_flush_by_delete():
+    """Between transactional tests Django empties every table with one TRUNCATE, which costs
+    PostgreSQL about 180 ms however few rows the test left; deleting them takes about 10 ms. With
+    some 375 such tests that is a minute of every PostgreSQL run. Django's foreign keys there are
+    deferred to the commit, and the flush is one transaction, so the order of the tables is free."""
+    from django.db.backends.postgresql.operations import DatabaseOperations
+
+    original = DatabaseOperations.sql_flush
+
+    def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
+        if reset_sequences or allow_cascade:
+            return original(self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade)
+        return [f"{style.SQL_KEYWORD('DELETE FROM')} {style.SQL_FIELD(self.quote_name(table))};" for table in tables]
+
+    DatabaseOperations.sql_flush = sql_flush
+    yield
+    DatabaseOperations.sql_flush = original
+
+
 @pytest.fixture(autouse=True)
 def no_live_server_behind(request):
     """A live server still running sweeps the database of every later test and acts on it where

@@ -1,5 +1,6 @@
 """The live server of the tests that need a real one: a daphne fork of the test process, serving the
-site (static files too) on the test database.
+site (static files too) on the test database, which it shares with the test process
+(tests/conftest.py makes it a file on SQLite).
 
 It is a server like any other: once it has served a socket its clock thread sweeps every few
 seconds, settling clocks that ran out and starting and advancing tournaments and the ladder in
@@ -24,8 +25,6 @@ from aquawar_site import asgi
 from .conftest import MACHINE_SPEED
 
 HOST = "localhost"
-
-# The server process shares the test database with this one: tests/conftest.py makes it a file.
 
 
 class ForkedDaphne(DaphneProcess):

@@ -43,6 +43,7 @@ def test_a_hidden_page_is_notified_of_its_turn_and_warned_of_its_last_seconds(br
     host.evaluate("window.pageHidden = true")
     assert host.evaluate("window.shownNotifications") == []
     guest.wait_for_selector(".pick-form")
+    ui.wait_version(guest, 1)  # the host's pick redrawn first: a redraw mid-click would swallow it
     ui.pick_any(guest)
     # The guest plays until the host's turn comes (at once if the host moves first).
     ui.wait_version(host, 2)

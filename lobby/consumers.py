@@ -5,7 +5,15 @@ letting their clock run unseen (static/lobby/lobby.js). The lobby and a tourname
 It only listens: the joining is done by ``services.join_match``, which sends ``match.joined`` to the
 host's group (``groups.user_group``) once the join is committed. Like the match page's socket, it
 speaks htmx's websocket extension: the news arrives as an HTML fragment swapped into the page.
+
+The channel layer only says what happened while the socket was listening. A join that came while
+the page was loading, or while its socket was reconnecting, is found in the database instead: the
+lobby names the open matches it showed the person (``?waiting=3,7``), and on connecting the socket
+tells of the newest of them that has been joined since.
 """
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -13,6 +21,30 @@ from django.utils import translation
 
 from game.live.consumers import page_language
 from game.live.groups import user_group
+from game.models import Match
+
+# More than anyone may have open at once (game/limits.py): the rest of a longer list is ignored.
+MAX_WAITING = 20
+
+
+def waiting_for(scope):
+    """The match ids in ``?waiting=``: a hint from the page, so anything that is not one (a word, a
+    number too long for an id) is left out rather than refused, and the socket works as before."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    parts = (query.get("waiting") or [""])[0].split(",")
+    return [int(part) for part in parts if part.isascii() and part.isdigit() and len(part) <= 18][:MAX_WAITING]
+
+
+def joined_meanwhile(user, match_ids):
+    """The news of the newest of ``match_ids`` that ``user`` hosts and someone has joined (it is
+    live), or None. Only the person's own matches: the ids come from the client."""
+    match = (
+        Match.objects.filter(pk__in=match_ids, host=user, status=Match.Status.LIVE, guest__isnull=False)
+        .select_related("guest")
+        .order_by("-pk")
+        .first()
+    )
+    return None if match is None else {"match": match.pk, "guest": match.guest.username}
 
 
 class LobbyConsumer(AsyncWebsocketConsumer):
@@ -26,6 +58,12 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         self.language = page_language(self.scope)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        # After joining the group: a join committed from now on is rung, one before it is read here.
+        waiting = waiting_for(self.scope)
+        if waiting:
+            news = await database_sync_to_async(joined_meanwhile)(user, waiting)
+            if news:
+                await self.match_joined(news)
 
     async def disconnect(self, code):
         if hasattr(self, "group"):

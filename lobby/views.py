@@ -90,11 +90,15 @@ def lobby(request):
     # Abandoned matches must not linger in anyone's list; cheap: at most one sweep a minute.
     sweep_now_and_then()
     last = request.session.get(LAST_CHOICE, {})
+    lists = match_lists(request.user)
     context = {
         "form": NewMatchForm(initial=last.get("new", {})),
         # Both forms have a time control: distinct ids keep each one's label on its own field.
         "vs_computer_form": VsComputerForm(auto_id="computer_%s", initial=last.get("computer", {})),
-        **match_lists(request.user),
+        **lists,
+        # The open matches the person sees waiting here: joined before the lobby's socket listens
+        # (the page still loading, the socket reconnecting), the socket tells of it when it connects.
+        "news_waiting": [match.pk for match in lists["my_matches"] if match.status == Match.Status.OPEN],
         "guides": [(game.title, how_to_play_url(game)) for game in games.every() if how_to_play_url(game)],
     }
     return render(request, "lobby/lobby.html", context)

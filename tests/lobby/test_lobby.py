@@ -103,3 +103,12 @@ def test_it_never_shows_a_hidden_fish(outsider_client, guest_client, live_match)
     for client in (outsider_client, guest_client):
         assert_no_species(client.get(LOBBY).content.decode())
         assert_no_species(client.get(FRAGMENT).content.decode())
+
+
+def test_its_news_socket_names_the_open_matches_the_host_waits_on(host_client, outsider_client, host, guest, open_match):
+    """For a join its socket did not hear (lobby/consumers.py): only the person's own open matches."""
+    joined = create_match(host)
+    join_match(joined, guest)
+    html = host_client.get(LOBBY).content.decode()
+    assert f'ws-connect="/ws/lobby/?waiting={open_match.pk}"' in html
+    assert 'ws-connect="/ws/lobby/"' in outsider_client.get(LOBBY).content.decode()

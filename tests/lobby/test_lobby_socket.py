@@ -10,12 +10,12 @@ from tests.sockets import RecordingSocket
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-async def lobby_socket(user=None, language=b"en"):
+async def lobby_socket(user=None, language=b"en", query=""):
     headers = [(b"origin", ORIGIN), (b"host", HOST), (b"accept-language", language)]
     if user is not None:
         cookie = await database_sync_to_async(session_cookie)(user)
         headers.append((b"cookie", cookie.encode()))
-    socket = RecordingSocket("/ws/lobby/", headers)
+    socket = RecordingSocket("/ws/lobby/" + (f"?{query}" if query else ""), headers)
     return socket, await socket.connect()
 
 
@@ -68,5 +68,57 @@ async def test_the_lobby_socket_ignores_what_a_client_sends(host):
         for junk in ("{", '{"type": "hello"}', "x" * 10_000):
             await socket.send(junk)
         assert await socket.communicator.receive_nothing(timeout=0.2)
+    finally:
+        await socket.disconnect()
+
+
+async def test_a_join_made_while_the_socket_was_away_is_told_when_it_connects(host, guest):
+    """The page was loading, or its socket reconnecting, when the guest came: no ring reached it.
+    The lobby named the match it was waiting on, and the socket finds the join in the database."""
+    older = await database_sync_to_async(services.create_match)(host)
+    match = await database_sync_to_async(services.create_match)(host)
+    await database_sync_to_async(services.join_match)(older, guest)
+    await database_sync_to_async(services.join_match)(match, guest)
+    socket, connected = await lobby_socket(host, query=f"waiting={older.pk},{match.pk}")
+    try:
+        assert connected
+        news = await socket.receive()
+        # The newest: one page can only go to one match.
+        assert f'data-url="/match/{match.pk}/"' in news and "guest joined your match" in news
+        assert await socket.communicator.receive_nothing(timeout=0.2)
+    finally:
+        await socket.disconnect()
+
+
+async def test_only_the_persons_own_joined_matches_are_told_on_connecting(host, guest, outsider):
+    still_open = await database_sync_to_async(services.create_match)(host)
+    someone_elses = await database_sync_to_async(services.create_match)(outsider)
+    await database_sync_to_async(services.join_match)(someone_elses, guest)
+    ended = await database_sync_to_async(services.create_match)(host)
+    await database_sync_to_async(services.join_match)(ended, guest)
+    await database_sync_to_async(services.resign)(ended, guest, "r1")
+    ids = f"{still_open.pk},{someone_elses.pk},{ended.pk}"
+    for user in (host, guest):
+        socket, connected = await lobby_socket(user, query=f"waiting={ids}")
+        try:
+            assert connected
+            assert await socket.communicator.receive_nothing(timeout=0.2)
+        finally:
+            await socket.disconnect()
+
+
+@pytest.mark.parametrize(
+    "waiting",
+    ["", "x", ",,,", "-1", "1e3", "%C2%B2", "9" * 40, "1;DROP", ",".join(["7"] * 500), "waiting=1&waiting=2"],
+)
+async def test_a_waiting_list_that_is_no_list_of_ids_changes_nothing(host, guest, waiting):
+    match = await database_sync_to_async(services.create_match)(host)
+    socket, connected = await lobby_socket(host, query=f"waiting={waiting}")
+    try:
+        assert connected
+        assert await socket.communicator.receive_nothing(timeout=0.1)
+        # The socket still carries the news as it happens.
+        await database_sync_to_async(services.join_match)(match, guest)
+        assert f'data-url="/match/{match.pk}/"' in await socket.receive()
     finally:
         await socket.disconnect()

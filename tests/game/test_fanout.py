@@ -281,8 +281,13 @@ def test_the_shared_read_knows_which_seats_are_programs_without_another_query(ho
     from game.programs import seats
     from ratings.models import ProgramAccount
 
-    # The computer's pick, made on another thread, would change the match between the two reads.
+    from game.programs import runner
+
+    # The computer's pick, made on another thread, would change the match between the two reads:
+    # neither the seat's own wake nor the runner's (a timer left by an earlier test's match of the
+    # same id fires it) may set it off.
     monkeypatch.setattr(seats, "wake", lambda match_id: None)
+    monkeypatch.setattr(runner, "wake", lambda match_id: None)
     ProgramAccount.objects.create(user=host)
     against_level = seats.start_vs_computer(guest, "random")
     between = live_match(host, guest)

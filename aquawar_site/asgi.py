@@ -1,4 +1,6 @@
+import asyncio
 import os
+import sys
 
 from django.core.asgi import get_asgi_application
 
@@ -12,6 +14,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
 from aquawar_site.security import SiteOriginValidator  # noqa: E402
+from game.programs.runner import serve_from  # noqa: E402
 from game.routing import bot_websocket_urlpatterns, websocket_urlpatterns  # noqa: E402
 from lobby.routing import websocket_urlpatterns as lobby_websocket_urlpatterns  # noqa: E402
 
@@ -29,3 +32,17 @@ application = ProtocolTypeRouter(
         "websocket": URLRouter([*bot_websocket_urlpatterns, re_path(r"", browser_websockets)]),
     }
 )
+
+
+def _serve_from_the_start():
+    """Under daphne (``daphne ...asgi:application``, ``manage.py runserver``), the runner learns the
+    server's event loop as the server starts, not when its first socket opens: in the embedded setup
+    this process is the one that times clocks and sweeps for due work (a tournament's round, the
+    ladder), and it must do so on a site nobody is connected to. Daphne installs its reactor before
+    it imports this module; any other importer (a test, a shell) has none, and nothing starts."""
+    reactor = sys.modules.get("twisted.internet.reactor")
+    if reactor is not None:
+        reactor.callWhenRunning(lambda: serve_from(asyncio.get_event_loop()))
+
+
+_serve_from_the_start()

@@ -160,6 +160,17 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# Where built-in bots think and clocks are timed (docs/deploy.md "Workers"). "external": in
+# ``manage.py run_bots`` worker processes fed through the channel layer, so the processes that serve
+# pages and sockets make no bot decision (production: Redis spreads the work over any number of
+# machines). "inline": in threads of the one process that serves the site (the embedded setup,
+# whose in-memory channel layer no other process can read).
+BOT_WORKERS = os.environ.get("BOT_WORKERS", "external" if REDIS_URL else "inline")
+if BOT_WORKERS not in ("inline", "external"):
+    raise ImproperlyConfigured('BOT_WORKERS must be "inline" or "external".')
+if BOT_WORKERS == "external" and not REDIS_URL:
+    raise ImproperlyConfigured("BOT_WORKERS=external needs REDIS_URL: workers are fed through the channel layer.")
+
 # Limits (docs/protocol.md, "Limits, presence and rematch").
 # A live match neither player has picked in, with no player socket on it for this long, is cancelled.
 ABANDONED_MATCH_MINUTES = int(os.environ.get("ABANDONED_MATCH_MINUTES", "10"))

@@ -1,4 +1,5 @@
-"""What ``bench/load.py`` sets up and tears down: a database, Redis, daphne processes, users and matches.
+"""What ``bench/load.py`` sets up and tears down: a database, Redis, daphne processes, bot workers,
+users and matches.
 
 Everything made here is the benchmark's own and is removed again: a PostgreSQL database named
 ``aquawar_bench_<pid>`` (dropped), a temporary folder holding the SQLite file (deleted), the
@@ -120,17 +121,22 @@ class Server:
         self.env = env
         self.index = index
         self.port = free_port()
-        self.log = env.tmp / f"daphne-{index}.log"
+        self.log = env.tmp / f"{self.name}-{index}.log"
         self.url = f"ws://127.0.0.1:{self.port}"
         self.start()
 
+    name = "daphne"
+
+    def command(self):
+        return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "aquawar_site.asgi:application"]
+
     def start(self):
-        """Start daphne on this server's port; appends to its log (bench/chaos.py restarts it)."""
+        """Start the process; appends to its log (bench/chaos.py restarts it)."""
         child_env = {k: v for k, v in os.environ.items() if k != "DEBUG"}
         child_env.update(self.env.env)
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "aquawar_site.asgi:application"],
+                self.command(),
                 cwd=ROOT,
                 env=child_env,
                 stdout=log,
@@ -164,6 +170,25 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(5)
+
+
+class BotWorker(Server):
+    """One ``manage.py run_bots`` process: where the production setup's bots think and clocks run."""
+
+    name = "run_bots"
+
+    def command(self):
+        return [sys.executable, "manage.py", "run_bots"]
+
+    def wait_ready(self, timeout=60):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise SystemExit(f"run_bots exited with {self.process.returncode}; see {self.log}:\n{self.log.read_text()[-2000:]}")
+            if "Bot worker on channel" in self.log.read_text(errors="replace"):
+                return
+            time.sleep(0.2)
+        raise SystemExit(f"run_bots did not start within {timeout} s")
 
 
 def memory(pid):

@@ -48,7 +48,7 @@ from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _loadserver import ROOT, Environment, Server, free_port, require_loopback  # noqa: E402
+from _loadserver import ROOT, BotWorker, Environment, Server, free_port, require_loopback  # noqa: E402
 
 DEFAULT_PG = os.environ.get("CHAOS_PG_URL", "postgres://postgres@127.0.0.1:5432/postgres")
 FAILURES = ("unfinished", "lost", "duplicated", "leaked", "gaps", "mismatched", "phantom", "stalls")
@@ -383,7 +383,7 @@ def main(argv=None):
 
     signal.signal(signal.SIGTERM, interrupted)
     env = redis = None
-    servers = []
+    servers = servers_and_workers = []
     chaos = Chaos(args)
     print(f"chaos: seed={args.seed} matches={args.matches} parallel={args.parallel} "
           f"spectators={args.spectators} kills={args.kills} "
@@ -397,7 +397,9 @@ def main(argv=None):
         env.create()
         players = make_players(args.matches)
         servers = [Daphne(env, i) for i in range(args.servers)]
-        for server in servers:
+        # The programs' clocks run in the bot worker, as in production.
+        servers_and_workers = servers + [BotWorker(env, 0)]
+        for server in servers_and_workers:
             server.wait_ready()
         tables = asyncio.run(chaos.play(players, servers, redis))
         from _chaosverify import verify
@@ -423,7 +425,7 @@ def main(argv=None):
             ))
         return 1 if failed else 0
     finally:
-        for server in servers:
+        for server in servers_and_workers:
             server.stop()
         if env is not None:
             if args.keep_logs:

@@ -45,6 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _loadclient import CONNECTING, Run, run_tables  # noqa: E402
 from _loadserver import (  # noqa: E402
     ROOT,
+    BotWorker,
     Environment,
     Server,
     cpu_seconds,
@@ -318,7 +319,7 @@ def main(argv=None):
     started = time.time()
     env = Environment(args.setup, args.pg, f"redis://127.0.0.1:6379/{args.redis_db}", args.conn_max_age,
                       args.socket_rate)
-    servers = []
+    servers = workers = []
     try:
         if args.url:
             urls = [u.strip().rstrip("/") for u in args.url.split(",")]
@@ -334,7 +335,9 @@ def main(argv=None):
             env.create()
             count = args.processes or (1 if args.setup == "embedded" else 2)
             servers = [Server(env, i) for i in range(count)]
-            for server in servers:
+            # The production setup's clocks run in a bot worker, beside the servers.
+            workers = [BotWorker(env, 0)] if args.setup == "production" else []
+            for server in servers + workers:
                 server.wait_ready()
             urls = [s.url for s in servers]
         print(f"setup {args.setup}: {len(urls)} daphne process(es) {urls}; {args.spectators} spectator(s) per match; "
@@ -358,7 +361,7 @@ def main(argv=None):
         met = all(t["met"] for t in result["targets"].values())
         return 0 if met else 1
     finally:
-        for server in servers:
+        for server in servers + workers:
             server.stop()
             tail = server.log_tail()
             if tail:

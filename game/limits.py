@@ -8,11 +8,15 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from .errors import ServiceError
+from .programs import dispatch
 from .models import Match, hold_account, program_marked
 
 # Enough to wait in public and invite a friend or two; more would only crowd the lobby.
 MAX_OPEN_MATCHES = 5
-# Matches against the computer cost the server thinking time; a few at once is plenty for a person.
+# Matches against the computer cost the bot workers thinking time; a few at once is plenty for a
+# person. For a person it counts every level together: each such match has at most one decision in
+# flight, so it caps the thinking one account can ask of the workers at once (a program's account,
+# which the ladder pairs with every level, has it per level).
 MAX_LIVE_VS_COMPUTER = 5
 # Live matches a person may be seated in at once: each one joined starts clocks, and someone waits
 # on the other side. Programs (tournaments, the ladder) play as many as they are paired in.
@@ -25,14 +29,24 @@ def require_member(user):
 
 
 def check_vs_computer_limit(user_id, level):
-    """Refuse one more live match of ``user_id`` against the built-in ``level`` beyond the limit;
-    call it with the account held (``hold_account``), where such a match is made."""
+    """Refuse one more live match of ``user_id`` against the computer beyond the limit (a person:
+    all levels together; a program's account: against ``level``), or any such match of a person's
+    while no bot worker is up; call it with the account held (``hold_account``), where such a match
+    is made."""
     playing = Q(host_id=user_id) | Q(guest_id=user_id)
-    live = Match.objects.filter(playing, status=Match.Status.LIVE, bot_seats__level=level).distinct().count()
+    program = get_user_model().objects.filter(program_marked(), pk=user_id).exists()
+    if not program and not dispatch.available():
+        # No bot worker is up: the computer would never move, and the person would wait for nothing.
+        raise ServiceError("computer_unavailable", _("The computer is unavailable right now: try again in a minute."))
+    # A built-in level's seat has its level's name; a program's seat has none.
+    against = Q(bot_seats__level=level) if program else Q(bot_seats__level__gt="")
+    live = Match.objects.filter(playing, against, status=Match.Status.LIVE).distinct().count()
     if live >= MAX_LIVE_VS_COMPUTER:
-        raise ServiceError(
-            "too_many", _("You already play %(count)d matches against this level.") % {"count": live}
-        )
+        if program:
+            message = _("You already play %(count)d matches against this level.")
+        else:
+            message = _("You already play %(count)d matches against the computer.")
+        raise ServiceError("too_many", message % {"count": live})
 
 
 def check_live_limit(user_id, opponent=False):

@@ -16,7 +16,7 @@ from game import games
 from game.access import may_watch
 from game.live.presenter import how_to_play_url
 from game.models import Match
-from game.programs import tokens
+from game.programs import dispatch, tokens
 from game.programs.seats import start_vs_computer
 from game.services import ServiceError, cancel_match, create_match, join_match
 from game.sweep import sweep_now_and_then
@@ -95,6 +95,7 @@ def lobby(request):
         "form": NewMatchForm(initial=last.get("new", {})),
         # Both forms have a time control: distinct ids keep each one's label on its own field.
         "vs_computer_form": VsComputerForm(auto_id="computer_%s", initial=last.get("computer", {})),
+        "computer_available": dispatch.available(),
         **lists,
         # The open matches the person sees waiting here: joined before the lobby's socket listens
         # (the page still loading, the socket reconnecting), the socket tells of it when it connects.

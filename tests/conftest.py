@@ -149,6 +149,14 @@ def no_live_server_behind(request):
 
 
 @pytest.fixture(autouse=True)
+def bots_think_in_the_test_process(settings):
+    """The production setup (leg 2: REDIS_URL) sends bot work to ``run_bots`` workers, which most
+    tests do not start: they play against bots that think in this process, as the embedded setup's
+    server does. tests/bots/test_workers.py starts real workers."""
+    settings.BOT_WORKERS = "inline"
+
+
+@pytest.fixture(autouse=True)
 def no_timers_left_behind():
     """A move clock outlives its test in the clock thread; a timer firing after the test's
     database is gone would only log errors. And a bot's move still being made in a worker thread

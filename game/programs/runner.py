@@ -1,7 +1,9 @@
 """Built-in bots at the table and the move clocks: who moves when, off the event loop.
 
 Every change to a match with a bot seat or a running clock wakes ``settle(match_id)`` once it
-commits (``services.settle_requested``), in a worker thread, so no socket waits while a bot thinks.
+commits (``services.settle_requested``): in production in a worker process (``manage.py run_bots``,
+fed through the channel layer by ``dispatch``), so no process that serves pages or sockets thinks
+for a bot; in the embedded setup in a worker thread of the one process, so no socket waits.
 ``settle`` plays a built-in seat's moves through ``services.apply_command``, the very path a
 person's commands take, and sets a timer at each deadline — a program's, or a person's under the
 match's time control — when it forfeits the match through ``services.forfeit_overdue`` if the seat
@@ -14,7 +16,8 @@ a socket, and by ``manage.py run_bots`` — and by ``wake``, which runs whenever
 match (``game.routing``). Two runners on one match are harmless: a bot's command id is
 ``bot:<version>`` and commands other than blind ones (Aquawar's picks) must match the locked
 version, so a move is made once; a repeated pick is refused by the game; a forfeit is decided under
-the match lock. The runner knows no game: it asks the match's (``game.games``) who is to move and
+the match lock. And a decision is thought about once: the runner that starts it holds a lease in the
+shared cache (``BOT_LEASE_SECONDS``) that the others respect. The runner knows no game: it asks the match's (``game.games``) who is to move and
 what its level would play.
 """
 import asyncio
@@ -27,13 +30,16 @@ from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.cache import cache
 from django.db import connections
 from django.db.models import Q
 from django.dispatch import Signal
 from django.utils import timezone
 
 from .. import games, services
+from ..live import clocks
 from ..models import Match, MatchEvent
+from . import dispatch
 from .models import BotSeat
 
 logger = logging.getLogger(__name__)
@@ -48,22 +54,29 @@ TIMER_SLACK = 0.05
 _executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="aquawar-bots")
 # The event loop of the server in this process, once it has served a socket (see ``serve_from``).
 _loop = None
+# True in a ``run_bots`` worker process, which times clocks and sweeps even when bots think elsewhere.
+_worker = False
 _busy_lock = threading.Lock()
 # Matches being settled now -> whether another wake came in meanwhile (then settle again after).
 _busy = {}
 
 
-def serve_from(loop):
+def serve_from(loop, worker=False):
     """Run bot work as the server's own sync work, in threads that belong to ``loop``.
 
     A doorbell rung from such a thread is sent on ``loop`` (asgiref hands it back there); rung from
     a bare thread, it would run on a loop of its own, and the in-memory channel layer, which is not
     thread-safe, might not wake the sockets waiting on the server's loop.
+
+    ``worker``: the caller is a ``run_bots`` worker process. The process that settles matches also
+    times their clocks and sweeps for work left over from before a restart: a worker always, a
+    process serving the site only when its bots think inline.
     """
-    global _loop
+    global _loop, _worker
     _loop = loop
-    # A process that serves sockets also sweeps for bot work left over from before a restart.
-    _clock.start()
+    _worker = _worker or worker
+    if _worker or not dispatch.external():
+        _clock.start()
 
 
 def _submit(job, *args):
@@ -84,11 +97,14 @@ def run_soon(job, *args):
 
 
 def wake(match_id):
-    """Settle the match soon, in a worker thread."""
-    _submit(_settle_job, match_id)
+    """Settle the match soon: in a worker process (``BOT_WORKERS = "external"``), else in a worker thread."""
+    if dispatch.external():
+        dispatch.request_settle(match_id)
+    else:
+        _submit(settle_job, match_id)
 
 
-def _settle_job(match_id):
+def settle_job(match_id):
     # One settle per match at a time in this process: a job that finds another running asks it to
     # go round once more instead. Registered when the job starts, not when it is submitted, so a
     # job that never runs (its loop closed first) cannot leave the match marked busy for good.
@@ -127,22 +143,34 @@ def settle(match_id):
         due = game.to_move(state)
         builtin = [b for b in bot_seats if not b.is_program and b.seat in due]
         if builtin:
-            play_builtin(match, state, builtin[0])
+            if not play_builtin(match, state, builtin[0]):
+                return  # another runner is thinking about this decision, and settles after it
             continue
         now = timezone.now()
-        clocks = [b.deadline for b in bot_seats if b.is_program and b.deadline is not None]
-        clocks += [deadline for deadline in match.deadlines if deadline is not None]
-        if any(deadline <= now for deadline in clocks):
+        running = [b.deadline for b in bot_seats if b.is_program and b.deadline is not None]
+        running += [deadline for deadline in match.deadlines if deadline is not None]
+        if any(deadline <= now for deadline in running):
             services.forfeit_overdue(match_id)
             continue
-        _clock.time(match_id, [deadline.timestamp() + TIMER_SLACK for deadline in clocks], read_at)
+        _clock.time(match_id, [deadline.timestamp() + TIMER_SLACK for deadline in running], read_at)
         return
 
 
+def lease_seconds():
+    """How long a runner may think about a decision before another may take it over: less than the
+    takeover time, so a decision lost with its worker is asked for again at the takeover sweep."""
+    default = max(clocks.takeover_seconds() - 1.0, 1.0)
+    return float(getattr(settings, "BOT_LEASE_SECONDS", default))
+
+
 def play_builtin(match, state, bot_seat):
-    """One command of a built-in seat, chosen from that seat's projection only."""
-    game = games.get(match.game)
+    """One command of a built-in seat, chosen from that seat's projection only. False if another
+    runner holds the decision's lease (it is thinking about it now), else True."""
     seat = bot_seat.seat
+    # Atomic in the shared cache: of two workers woken for one decision, one thinks.
+    if not cache.add(f"bot-decision:{match.pk}:{match.version}:{seat}", True, timeout=lease_seconds()):
+        return False
+    game = games.get(match.game)
     user = match.host if seat == 0 else match.guest
     seen = game.view(state, seat)
     history = MatchEvent.objects.filter(match_id=match.pk, version__lte=match.version).order_by("version")
@@ -155,13 +183,14 @@ def play_builtin(match, state, bot_seat):
         command = decide(game, level, seen, events, legal, seat, seed)
         try:
             services.apply_command(match.pk, user, f"bot:{match.version}", match.version, command)
-            return
+            return True
         except services.ServiceError as error:
             if not error.illegal:
-                return  # the match moved on meanwhile; the caller reads it again
+                return True  # the match moved on meanwhile; the caller reads it again
             # Another runner's pick landed first, or a bot bug: either way a person's match must not
             # stall, so a uniformly random legal move is tried (and refused too in the first case).
             logger.warning("Bot %r's command was refused in match %s: %s", level, match.pk, error.message)
+    return True
 
 
 def decide(game, level, player_view, projected_events, legal, player, seed):

@@ -86,7 +86,7 @@ def test_rematches_obey_the_limit_of_live_matches_against_the_computer(host, set
     refused("too_many", seats.start_vs_computer, host, "greedy")
     for match in finished:
         error = refused("too_many", rematch.answer, match.pk, host, "offer")
-        assert "5 matches against this level" in error.message
+        assert "5 matches against the computer" in error.message
     assert live_against(host, "greedy") == MAX_LIVE_VS_COMPUTER
     # The refused offers changed nothing: once a live one is over, the same offer is accepted.
     assert all(not Match.objects.get(pk=match.pk).rematch_status for match in finished)
@@ -95,12 +95,16 @@ def test_rematches_obey_the_limit_of_live_matches_against_the_computer(host, set
     assert live_against(host, "greedy") == MAX_LIVE_VS_COMPUTER
 
 
-def test_the_computer_limit_is_per_level(host, settings):
+def test_a_persons_computer_limit_counts_every_level_together(host, settings):
+    """It caps the bot thinking one account keeps in flight: five matches against five levels
+    would be five decisions at once as surely as five against one (the second outside review)."""
     settings.BOT_SWEEP_SECONDS = 0
-    for _ in range(MAX_LIVE_VS_COMPUTER):
-        seats.start_vs_computer(host, "random")
-    refused("too_many", seats.start_vs_computer, host, "random")
-    assert seats.start_vs_computer(host, "greedy").status == "live"
+    for level in ["random", "greedy", "expert", "random", "greedy"][:MAX_LIVE_VS_COMPUTER]:
+        seats.start_vs_computer(host, level)
+    for level in ("random", "greedy", "expert"):
+        error = refused("too_many", seats.start_vs_computer, host, level)
+        assert "matches against the computer" in error.message
+    assert Match.objects.filter(host=host, status="live").count() == MAX_LIVE_VS_COMPUTER
 
 
 def test_the_token_limit_holds_wherever_a_token_is_made(host):

@@ -1,0 +1,70 @@
+"""Asking the bot workers to settle a match, and telling whether any worker is up.
+
+With ``settings.BOT_WORKERS = "external"`` (production) a process that serves pages and sockets
+never makes a bot decision nor times a clock: ``runner.wake`` sends ``{"type": "settle",
+"match_id": N}`` to the ``bot-work`` channel of the channel layer, and one ``manage.py run_bots``
+process (``game.programs.worker``) receives it and settles the match. The message is only a
+doorbell, like every message on the layer: a lost one (a full channel, a worker killed while
+thinking) costs the bot no move, as the periodic sweep settles a bot seat whose takeover deadline
+passed (``game.live.clocks``) and asks again.
+
+Every worker refreshes one cache key while it runs (``heartbeat``), so a page can tell that no worker
+is up at all (``available``) and say the computer is unavailable instead of starting a match against
+a bot that would never move.
+"""
+import asyncio
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.exceptions import ChannelFull
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.core.cache import cache
+
+logger = logging.getLogger(__name__)
+
+CHANNEL = "bot-work"
+HEARTBEAT_KEY = "bot-workers:alive"
+# A worker refreshes the key this often; it lapses after three missed refreshes.
+HEARTBEAT_SECONDS = 5.0
+
+# Sends started from the event loop, kept so that the loop does not drop them half done.
+_sending = set()
+
+
+def external():
+    """True when bots think in worker processes, not in the process that serves the site."""
+    return settings.BOT_WORKERS == "external"
+
+
+def request_settle(match_id):
+    """Ask one worker to settle ``match_id``. From the event loop (a socket opening on the match) or
+    from a thread (a change's commit); never waits for the worker."""
+    message = {"type": "settle", "match_id": int(match_id)}
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        async_to_sync(_send)(message)
+        return
+    task = loop.create_task(_send(message))
+    _sending.add(task)
+    task.add_done_callback(_sending.discard)
+
+
+async def _send(message):
+    try:
+        await get_channel_layer().send(CHANNEL, message)
+    except ChannelFull:
+        # The workers are far behind; the sweep asks again once the bot's takeover deadline passes.
+        logger.warning("The bot-work channel is full; match %s waits for the sweep", message["match_id"])
+
+
+def heartbeat():
+    """Called by each running worker every ``HEARTBEAT_SECONDS``."""
+    cache.set(HEARTBEAT_KEY, True, timeout=3 * HEARTBEAT_SECONDS)
+
+
+def available():
+    """Whether a bot would move now: always in the embedded setup (the server thinks itself), else
+    while some worker's heartbeat is fresh."""
+    return not external() or cache.get(HEARTBEAT_KEY) is not None

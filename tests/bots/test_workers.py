@@ -1,0 +1,170 @@
+"""Bots think in workers: a process that serves sockets sends the work away and decides nothing; a
+worker process makes the move; a decision is thought about once and asked for again when lost."""
+import asyncio
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.core.cache import cache
+from django.db import connection
+
+from game.errors import ServiceError
+from game.models import Match, MatchEvent
+from game.programs import dispatch, runner, seats
+from game.programs.models import BotSeat
+from tests.game.helpers import open_socket
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ROOT = Path(__file__).resolve().parents[2]
+# A Redis database of its own: the worker below must not take messages meant for the suite's layer.
+WORKER_REDIS = "redis://127.0.0.1:6379/7"
+
+
+def never_here(*args, **kwargs):
+    raise AssertionError("a bot decided in the process that serves the sockets")
+
+
+def redis_up():
+    try:
+        import redis
+
+        return redis.Redis.from_url(WORKER_REDIS, socket_connect_timeout=1).ping()
+    except Exception:
+        return False
+
+
+def wait_for(predicate, seconds=60):
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def version_of(match_id):
+    return Match.objects.get(pk=match_id).version
+
+
+async def test_a_socket_opening_on_a_match_sends_the_bots_work_to_the_workers(host, settings, monkeypatch):
+    settings.BOT_WORKERS = "external"
+    monkeypatch.setattr(runner, "decide", never_here)
+    cache.set(dispatch.HEARTBEAT_KEY, True)
+    match = await database_sync_to_async(seats.start_vs_computer)(host, "greedy")
+    layer = get_channel_layer()
+    # The match's start rang once; the socket opening on it rings again.
+    first = await asyncio.wait_for(layer.receive(dispatch.CHANNEL), timeout=5)
+    socket = await open_socket(match.pk, host)
+    try:
+        second = await asyncio.wait_for(layer.receive(dispatch.CHANNEL), timeout=5)
+    finally:
+        await socket.disconnect()
+    assert first == second == {"type": "settle", "match_id": match.pk}
+    assert await database_sync_to_async(version_of)(match.pk) == match.version
+
+
+def test_no_person_starts_a_match_against_the_computer_while_no_worker_is_up(host, settings):
+    settings.BOT_WORKERS = "external"
+    cache.delete(dispatch.HEARTBEAT_KEY)
+    with pytest.raises(ServiceError) as refused:
+        seats.start_vs_computer(host, "greedy")
+    assert refused.value.code == "computer_unavailable"
+    assert not Match.objects.exists()
+    dispatch.heartbeat()
+    assert seats.start_vs_computer(host, "greedy").status == Match.Status.LIVE
+
+
+def test_the_lobby_says_so_while_no_worker_is_up(client, host, settings):
+    settings.BOT_WORKERS = "external"
+    client.force_login(host)
+    cache.delete(dispatch.HEARTBEAT_KEY)
+    assert b"data-computer-unavailable" in client.get("/").content
+    dispatch.heartbeat()
+    assert b"data-computer-unavailable" not in client.get("/").content
+
+
+def test_two_runners_woken_for_one_decision_think_once(host, monkeypatch):
+    """Two worker processes settling one match at once (a wake and a sweep): one thinks, one move is
+    made. (``runner.settle`` itself: ``settle_job`` also keeps one process from settling twice.)"""
+    monkeypatch.setattr(runner, "wake", lambda match_id: None)
+    match = seats.start_vs_computer(host, "greedy")
+    thoughts = []
+    real_decide = runner.decide
+
+    def slow_decide(*args):
+        thoughts.append(args[5])
+        time.sleep(0.3)  # long enough for the other runner to arrive while this one thinks
+        return real_decide(*args)
+
+    monkeypatch.setattr(runner, "decide", slow_decide)
+    before = version_of(match.pk)
+    threads = [threading.Thread(target=runner.settle, args=(match.pk,)) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert thoughts == [1]
+    assert version_of(match.pk) == before + 1
+
+
+def test_a_decision_lost_with_its_worker_is_made_at_the_takeover(host, settings, monkeypatch):
+    """A worker killed while thinking leaves its lease behind; once it lapses, the sweep at the bot's
+    takeover deadline asks again and the bot moves."""
+    settings.BOT_TAKEOVER_SECONDS = 0.6
+    settings.BOT_LEASE_SECONDS = 0.4
+    monkeypatch.setattr(runner, "wake", lambda match_id: None)
+    match = seats.start_vs_computer(host, "greedy")
+    before = version_of(match.pk)
+    # The dead worker's lease on the decision that is due now.
+    assert cache.add(f"bot-decision:{match.pk}:{before}:1", True, timeout=0.4)
+    runner.settle(match.pk)
+    assert version_of(match.pk) == before, "a runner thought about a decision another one holds"
+    wait_for(lambda: BotSeat.objects.get(match=match).deadline is not None)
+    time.sleep(0.7)
+    assert match.pk in runner.sweep()
+    assert version_of(match.pk) == before + 1
+
+
+def database_url():
+    database = connection.settings_dict
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        return f"sqlite:///{database['NAME']}"
+    return f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{database['NAME']}"
+
+
+@pytest.mark.skipif(not redis_up(), reason="a worker process is fed through Redis")
+def test_a_worker_process_makes_the_move_and_the_serving_process_decides_nothing(host, settings, monkeypatch):
+    import redis
+
+    redis.Redis.from_url(WORKER_REDIS).flushdb()
+    settings.BOT_WORKERS = "external"
+    settings.CHANNEL_LAYERS = {
+        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [WORKER_REDIS]}}
+    }
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": WORKER_REDIS}}
+    monkeypatch.setattr(runner, "decide", never_here)
+    # No takeover by the worker's sweep within the test: only the message can bring the move.
+    settings.BOT_TAKEOVER_SECONDS = 600
+    assert not dispatch.available()
+    env = {key: value for key, value in os.environ.items() if key != "DEBUG"}
+    env.update(DATABASE_URL=database_url(), REDIS_URL=WORKER_REDIS, BOT_WORKERS="external", PYTHONUNBUFFERED="1")
+    env.setdefault("SECRET_KEY", "test-only-worker-key")
+    worker = subprocess.Popen(
+        [sys.executable, "manage.py", "run_bots", "--nice", "0"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        wait_for(dispatch.available)
+        match = seats.start_vs_computer(host, "greedy")
+        wait_for(lambda: version_of(match.pk) > match.version)
+        move = MatchEvent.objects.get(match=match, version=match.version + 1)
+        assert (move.seat, move.client_id) == (1, f"bot:{match.version}")
+    finally:
+        worker.terminate()
+        output = worker.communicate(timeout=30)[0]
+    assert "Traceback" not in output, output

@@ -317,6 +317,15 @@ def forfeit_overdue(match_id):
         return _change(match_id, None, None, forfeit_command("timeout"), run, seat=seat)
 
 
+def call_off_broken_bot(match_id):
+    """Abort the live ``match_id`` because its built-in bot failed to decide twice ("bot_error"):
+    the site's fault, so nobody wins and nothing is counted."""
+    with transaction.atomic():
+        current = _locked(match_id)
+        if current.status == Match.Status.LIVE:
+            _call_off(current, "bot_error", ABORTED)
+
+
 def _locked(match_id):
     # [:1], not first(): first()'s ORDER BY costs more to compile than the read itself (a primary
     # key matches one row); see docs/performance.md, "Load".

@@ -49,6 +49,7 @@ ABORT_REASONS = {
     "no_first_move": gettext_lazy("no first move in time"),
     "aborted": gettext_lazy("called off against the computer"),
     "opponent_left": gettext_lazy("a player left"),
+    "bot_error": gettext_lazy("the computer failed"),
 }
 
 

@@ -180,7 +180,11 @@ def play_builtin(match, state, bot_seat):
     seed = (match.seed * 1_000_003 + match.version * 2 + seat) % 2**63
     # Every game has a "random" level: a uniformly random legal command.
     for level in (bot_seat.level, "random"):
-        command = decide(game, level, seen, events, legal, seat, seed)
+        command = think(game, level, seen, events, legal, seat, seed, match.pk)
+        if command is None:
+            # A bug of ours, twice over: the person must not wait for a move that never comes.
+            services.call_off_broken_bot(match.pk)
+            return True
         try:
             services.apply_command(match.pk, user, f"bot:{match.version}", match.version, command)
             return True
@@ -191,6 +195,16 @@ def play_builtin(match, state, bot_seat):
             # stall, so a uniformly random legal move is tried (and refused too in the first case).
             logger.warning("Bot %r's command was refused in match %s: %s", level, match.pk, error.message)
     return True
+
+
+def think(game, level, seen, events, legal, seat, seed, match_id):
+    """``decide``, asked once more (with the next seed) if the level throws; None if it throws again."""
+    for attempt in range(2):
+        try:
+            return decide(game, level, seen, events, legal, seat, seed + attempt)
+        except Exception:
+            logger.exception("Bot %r failed to decide in match %s (attempt %d of 2)", level, match_id, attempt + 1)
+    return None
 
 
 def decide(game, level, player_view, projected_events, legal, player, seed):

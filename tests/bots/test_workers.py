@@ -168,3 +168,36 @@ def test_a_worker_process_makes_the_move_and_the_serving_process_decides_nothing
         worker.terminate()
         output = worker.communicate(timeout=30)[0]
     assert "Traceback" not in output, output
+
+
+def test_a_bot_that_throws_is_asked_once_more_then_its_match_is_aborted(host, monkeypatch):
+    monkeypatch.setattr(runner, "wake", lambda match_id: None)
+    match = seats.start_vs_computer(host, "greedy")
+    calls = []
+
+    def broken(*args):
+        calls.append(args[6])  # the seed: the second try is not the first one again
+        raise RuntimeError("a bug in the level")
+
+    monkeypatch.setattr(runner, "decide", broken)
+    runner.settle(match.pk)
+    aborted = Match.objects.get(pk=match.pk)
+    assert (aborted.status, aborted.end_reason) == (Match.Status.ABORTED, "bot_error")
+    assert len(calls) == 2 and calls[0] != calls[1]
+
+
+def test_a_bot_that_throws_once_still_moves(host, monkeypatch):
+    monkeypatch.setattr(runner, "wake", lambda match_id: None)
+    match = seats.start_vs_computer(host, "greedy")
+    real_decide, calls = runner.decide, []
+
+    def flaky(*args):
+        calls.append(args)
+        if len(calls) == 1:
+            raise RuntimeError("once")
+        return real_decide(*args)
+
+    monkeypatch.setattr(runner, "decide", flaky)
+    runner.settle(match.pk)
+    assert Match.objects.get(pk=match.pk).status == Match.Status.LIVE
+    assert MatchEvent.objects.filter(match=match, client_id__startswith="bot:").count() == 1

@@ -1,6 +1,7 @@
 """A stand-in contest program for the tests of a bridge being stopped: it starts a child of its own
 (in its process group, as a shell script's commands are), writes both process ids to the file named
-by its argument, ignores SIGTERM and SIGHUP, and then never exits, as an SDK program never does."""
+by its first argument, ignores SIGTERM and SIGHUP, and then never exits, as an SDK program never
+does — or, given ``--crash``, exits at once, leaving its child running."""
 import os
 import signal
 import subprocess
@@ -12,5 +13,7 @@ signal.signal(signal.SIGHUP, signal.SIG_IGN)
 child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
 with open(sys.argv[1], "w") as pids:
     pids.write(f"{child.pid} {os.getpid()}\n")
+if sys.argv[2:] == ["--crash"]:
+    sys.exit(3)
 while True:
     time.sleep(1)

@@ -98,3 +98,23 @@ def test_joining_with_the_hosts_own_token_is_refused(live_server_url, host, wait
     assert "needs an API token of another account" in err
     match.refresh_from_db()
     assert match.status == Match.Status.OPEN  # still the first bridge's, waiting for an opponent
+
+
+def test_a_program_that_crashes_leaves_no_child_behind(live_server_url, host, tmp_path):
+    """The program exits at once, its child still running (and holding the program's output open,
+    so the bridge sees silence): it forfeits, and the bridge kills what is left of its group."""
+    pids = tmp_path / "pids"
+    command = [sys.executable, "-m", "game.games.aquawar.contest", "--url", live_server_url,
+               "--token", tokens.create(host, "bridge")[1], "--vs", "random", "--",
+               sys.executable, str(LINGERING_PROGRAM), str(pids), "--crash"]
+    try:
+        run = subprocess.run(command, capture_output=True, text=True, timeout=SECONDS)
+        assert run.returncode == 1 and "the program forfeits (timeout)" in run.stdout, run.stdout
+        child = int(pids.read_text().split()[0])
+        eventually(lambda: not running(child))
+    finally:
+        if pids.exists():
+            try:
+                os.killpg(int(pids.read_text().split()[1]), signal.SIGKILL)
+            except ProcessLookupError:
+                pass

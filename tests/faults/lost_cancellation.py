@@ -15,7 +15,7 @@ import os
 import sys
 
 DELAYS = 40
-# The layer's blocking pop: a guarded receive stops at the end of one.
+# The layer's blocking pop, shortened: a receive still running after three of them never ends.
 POP_SECONDS = 1
 WAIT = 3 * POP_SECONDS
 

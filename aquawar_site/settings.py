@@ -135,7 +135,8 @@ REDIS_URL = os.environ.get("REDIS_URL")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # channels_redis's, guarded against a receive whose cancellation is lost (docs/faults.md).
+            "BACKEND": "aquawar_site.channel_layer.RedisChannelLayer",
             # A consumer blocks on Redis (BZPOPMIN, 5 s at a time) for as long as its socket is quiet.
             # redis-py 8 cuts every read after 5 s by default, which killed idle websockets with 1011;
             # the read timeout must outlast the blocking pop, yet still notice a dead connection.

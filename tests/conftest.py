@@ -56,7 +56,7 @@ def isolated_channel_layer(settings):
     Channels drop its cached layers.
     """
     layer = dict(settings.CHANNEL_LAYERS["default"])
-    if layer["BACKEND"] == "channels_redis.core.RedisChannelLayer":
+    if layer["BACKEND"] == "aquawar_site.channel_layer.RedisChannelLayer":
         # Short expiries: Redis outlives the test run and nobody reads these keys again.
         layer["CONFIG"] = {**layer["CONFIG"], "prefix": f"test-{uuid.uuid4().hex}", "group_expiry": 60}
     settings.CHANNEL_LAYERS = {"default": layer}

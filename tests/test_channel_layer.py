@@ -18,7 +18,7 @@ async def test_it_delivers_a_group_message_to_every_member():
 
 
 def test_it_uses_redis_exactly_when_redis_url_is_set():
-    redis = settings.CHANNEL_LAYERS["default"]["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    redis = settings.CHANNEL_LAYERS["default"]["BACKEND"] == "aquawar_site.channel_layer.RedisChannelLayer"
     assert redis == bool(settings.REDIS_URL)
 
 

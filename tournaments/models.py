@@ -11,6 +11,11 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from game import games
+from game.models import Match
+
+# A finished match decided by the loser's forfeit, not by play: its clock ran out (an absent
+# program's always does) or its program broke the rules of play (docs/bot-api.md).
+FORFEITS = {"timeout": _("time ran out"), "illegal": _("an illegal move")}
 
 
 class Tournament(models.Model):
@@ -113,6 +118,17 @@ class Pairing(models.Model):
             models.UniqueConstraint(fields=["tournament", "round", "first"], name="tournament_pairing_first"),
         ]
         ordering = ["round", "table"]
+
+    @property
+    def forfeit(self):
+        """Why the loser of this table lost by forfeit, in words; None if the points were played for
+        (or it is a draw, a bye, or not over). Read with ``match`` loaded."""
+        if self.second_id is None or self.match is None or self.first_points in (None, self.second_points):
+            return None
+        if self.match.status == Match.Status.FINISHED:
+            return FORFEITS.get(self.match.end_reason)
+        # Called off with only one side having moved: who came beats who didn't (tables.points_of).
+        return _("did not play")
 
 
 class LadderEntry(models.Model):

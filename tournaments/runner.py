@@ -16,12 +16,11 @@ of all its entries for the game, so two processes never pair the same programs a
 import logging
 from datetime import timedelta
 from functools import partial
-from itertools import combinations
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connections, transaction
-from django.db.models import Q
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from game import games, services
@@ -34,7 +33,7 @@ from game.programs.seats import bot_account, start_vs_computer
 from game.services import ServiceError
 from ratings.api import ratings_of
 
-from . import pairing, tables
+from . import ladder, pairing, tables
 from .models import Entry, LadderEntry, LadderMatch, Pairing, Tournament
 
 logger = logging.getLogger(__name__)
@@ -289,11 +288,9 @@ def live_ladder_counts(game):
 
 
 def pair_ladder(game):
-    """Start ladder matches for every connected ladder program with room for one more.
-
-    The closest-rated pairs first, over all the waiting programs (a rematch of a program's last
-    opponent only when another pair is just as close); a program left over plays the closest-rated
-    built-in level with room. Returns the matches started."""
+    """Start ladder matches for every connected ladder program with room for one more, as
+    ``ladder.choose`` pairs them (closest ratings, no rematch within the cooldown, a built-in level
+    for a program left over long enough). Returns the matches started."""
     started = []
     with transaction.atomic():
         entries = list(LadderEntry.objects.select_for_update().filter(game=game).order_by("pk"))
@@ -305,35 +302,24 @@ def pair_ladder(game):
         ]
         if not waiting:
             return started
-        levels = {level: bot_account(level) for level in games.get(game).levels}
-        builtin_ids = {user.pk: level for level, user in levels.items()}
-        ratings = {k: v.rating for k, v in ratings_of([*waiting, *builtin_ids], game).items()}
-        last = _last_opponents(game, waiting)
-        by_gap = sorted(
-            combinations(sorted(waiting), 2),
-            key=lambda pair: (abs(ratings[pair[0]] - ratings[pair[1]]), last.get(pair[0]) == pair[1], pair),
-        )
-        free = set(waiting)
-        for player, opponent in by_gap:
-            if player not in free or opponent not in free:
-                continue
-            free -= {player, opponent}
+        levels = {bot_account(level).pk: level for level in games.get(game).levels}
+        ratings = {k: v.rating for k, v in ratings_of([*waiting, *levels], game).items()}
+        room = {level: BUILTIN_MATCHES_AT_ONCE - counts.get(level, 0) for level in levels}
+        recent = _recent_opponents(game, connected)
+        level_after = timezone.now() - timedelta(seconds=ladder.LEVEL_AFTER_SECONDS)
+        waited = {player for player, since in _free_since(game, entries, waiting).items() if since <= level_after}
+        for player, opponent in ladder.choose(waiting, ratings, recent, room, connected=connected, waited=waited):
             try:
-                match = services.start_between(*_users(player, opponent), game=game, rated=True, program_seats=(0, 1))
+                if opponent in levels:
+                    # Rated: the level is a fixed reference, only the program's rating moves.
+                    user = _users(player)[0]
+                    match = start_vs_computer(user, levels[opponent], program=True, game=game, rated=True)
+                    started.append(_ladder_match(match, (player,)))
+                else:
+                    match = services.start_between(*_users(player, opponent), game=game, rated=True, program_seats=(0, 1))
+                    started.append(_ladder_match(match, (player, opponent)))
             except ServiceError:
                 continue
-            started.append(_ladder_match(match, (player, opponent)))
-        for player in sorted(free):
-            level = _closest_level(builtin_ids, ratings, player, counts)
-            if level is None:
-                continue
-            try:
-                # Rated: the level is a fixed reference, only the program's rating moves.
-                match = start_vs_computer(_users(player)[0], level, program=True, game=game, rated=True)
-            except ServiceError:
-                continue
-            counts[levels[level].pk] = counts.get(levels[level].pk, 0) + 1
-            started.append(_ladder_match(match, (player,)))
     return started
 
 
@@ -342,25 +328,33 @@ def _ladder_match(match, programs):
     return _started(match, programs)
 
 
-def _closest_level(builtin_ids, ratings, player, counts):
-    room = [p for p in builtin_ids if counts.get(p, 0) < BUILTIN_MATCHES_AT_ONCE]
-    if not room:
-        return None
-    return builtin_ids[min(room, key=lambda p: abs(ratings[p] - ratings[player]))]
-
-
 def _users(*user_ids):
     found = get_user_model().objects.in_bulk(user_ids)
     return [found[i] for i in user_ids]
 
 
-def _last_opponents(game, user_ids):
-    """{user id: the opponent of its latest ladder match}."""
-    last = {}
-    rows = Match.objects.filter(ladder_match__isnull=False, game=game).filter(
-        Q(host_id__in=user_ids) | Q(guest_id__in=user_ids)
-    ).order_by("-pk").values_list("host_id", "guest_id")[: 4 * len(user_ids)]
-    for host, guest in rows:
-        last.setdefault(host, guest)
-        last.setdefault(guest, host)
-    return last
+def _free_since(game, entries, waiting):
+    """{waiting program: since when it has had room for a match: the end of its latest ladder match,
+    or when it joined the ladder}."""
+    since = {entry.player_id: entry.joined for entry in entries if entry.player_id in waiting}
+    ended = Match.objects.filter(ladder_match__isnull=False, game=game, finished__isnull=False).order_by()
+    for seat in ("host_id", "guest_id"):
+        rows = ended.filter(**{f"{seat}__in": waiting}).values(seat).annotate(last=Max("finished"))
+        for user_id, last in rows.values_list(seat, "last"):
+            since[user_id] = max(since[user_id], last)
+    return since
+
+
+def _recent_opponents(game, user_ids):
+    """{user id: the opponents of its latest ladder matches (live ones included), latest first}:
+    as many as the rematch cooldown looks at, one small query per program (on the index of host and
+    guest), however long ago each last played."""
+    recent = {}
+    ladder_matches = Match.objects.filter(ladder_match__isnull=False, game=game)
+    for user_id in user_ids:
+        rows = ladder_matches.filter(Q(host_id=user_id) | Q(guest_id=user_id)).order_by("-pk")
+        recent[user_id] = [
+            guest if host == user_id else host
+            for host, guest in rows.values_list("host_id", "guest_id")[: ladder.REMATCH_COOLDOWN]
+        ]
+    return recent

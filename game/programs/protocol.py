@@ -2,7 +2,7 @@
 
 ``hello``, ``command``, ``resign`` (and ``form``) are checked by ``game.live.protocol`` exactly as on
 the match socket; ``create``, ``join``, ``play`` and ``seek`` (a new match is of the game its
-``"game"`` names, by default the site's first) and ``cancel_seek`` are checked here. Pure: text in,
+``"game"`` names, by default the site's first), ``cancel_seek`` and ``cancel`` are checked here. Pure: text in,
 request or ``ProtocolError`` out.
 """
 import json
@@ -10,9 +10,11 @@ import re
 from urllib.parse import parse_qs
 
 from .. import games
-from ..live.protocol import ProtocolError, _version, parse as parse_match_frame
+from ..live.protocol import ProtocolError, _client_id, _version, parse as parse_match_frame
 
 SEAT_TYPES = ("create", "join", "play", "seek", "cancel_seek")
+# The host calling its match off before it starts (a contest bridge stopped while it waits).
+OWN_TYPES = SEAT_TYPES + ("cancel",)
 MAX_INVITE = 64
 # Invite tokens are secrets.token_urlsafe() strings; anything else (a NUL, say, which PostgreSQL
 # refuses in a query) is no token and never reaches the database.
@@ -45,9 +47,11 @@ def parse(text, match_id, game=None):
             raise
         # The match parser got as far as the type, so this is a JSON object of the right size.
         frame = json.loads(text)
-        if frame.get("type") not in SEAT_TYPES:
-            error.message = f"Unknown frame type; expected one of: hello, command, resign, {', '.join(SEAT_TYPES)}."
+        if frame.get("type") not in OWN_TYPES:
+            error.message = f"Unknown frame type; expected one of: hello, command, resign, {', '.join(OWN_TYPES)}."
             raise
+        if frame["type"] == "cancel":
+            return {"type": "cancel", "id": _client_id(frame)}
         return _seat_request(frame)
     if request["type"] == "resign":
         reason = json.loads(text).get("reason", "resign")

@@ -84,6 +84,13 @@ def join_for_program(match, user):
         raise ServiceError("not_open", _("This match is no longer open.")) from None
 
 
+def cancel(match_id, user):
+    """The host calls its match off, as in the lobby (``services.cancel_match``: while it is open or
+    in its setup); acknowledged like a command."""
+    match = services.cancel_match(Match(pk=match_id), user)
+    return services.Result(match.version, False)
+
+
 def claim_seat(match_id, user):
     """A program takes over ``user``'s seat in a match they already play (a reconnect, say).
 

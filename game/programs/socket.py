@@ -185,6 +185,10 @@ class BotConsumer(AsyncWebsocketConsumer):
         else:
             await self.act(frame["id"], services.forfeit, self.match_id, self.user, frame["reason"], frame["id"])
 
+    async def on_cancel(self, frame):
+        if await self.require_match(frame["id"]):
+            await self.act(frame["id"], seats.cancel, self.match_id, self.user)
+
     async def on_create(self, frame):
         if await self.seat_free():
             await self.take_seat(seats.create_for_program, self.user, private=frame["private"], game=frame["game"])

@@ -1,11 +1,14 @@
 """Programs on the bot socket, for tests: token login, frame collection, a random player, and the
 example program (examples/random_bot.py) run against the in-process bot socket."""
+import asyncio
 import importlib.util
 import json
 import random
+import sys
 from pathlib import Path
 
 from channels.db import database_sync_to_async
+from websockets.exceptions import ConnectionClosedError
 
 from game.programs import tokens
 from game.games.aquawar.engine import SPECIES
@@ -116,42 +119,70 @@ def assert_no_hidden_data(frames, seat):
     assert live
 
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "random_bot.py"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLE = EXAMPLES / "random_bot.py"
+# The examples import what they share (botclient.py) from their own folder, as a script run from
+# there does.
+sys.path.insert(0, str(EXAMPLES))
 
 
-def load_example():
-    """A fresh copy of examples/random_bot.py whose sockets are the in-process bot socket's."""
-    spec = importlib.util.spec_from_file_location("random_bot_example", EXAMPLE)
+def load_example(path=EXAMPLE):
+    """A fresh copy of an example (by default examples/random_bot.py) whose sockets are the
+    in-process bot socket's."""
+    spec = importlib.util.spec_from_file_location(f"{path.stem}_example", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    module.connect = InProcess
+    module.botclient.connect = InProcess
     return module
 
 
 class InProcess:
-    """What the example's ``connect(url, additional_headers=...)`` gives, on the in-process socket."""
+    """What the examples' ``connect(url, additional_headers=...)`` gives, on the in-process socket;
+    ``drop_all`` and ``down`` play a server restart (the sockets cut, new ones refused meanwhile)."""
+
+    open = set()
+    down = False
 
     def __init__(self, url, additional_headers):
         token = additional_headers["Authorization"].removeprefix("Bearer ")
         self.socket = BotSocket(token)
+        self.dropped = asyncio.Event()
 
     async def __aenter__(self):
+        if InProcess.down:
+            raise ConnectionRefusedError("the server is down")
         assert await self.socket.connect()
+        InProcess.open.add(self)
         return self
 
     async def __aexit__(self, *exc):
-        await self.socket.disconnect()
+        InProcess.open.discard(self)
+        if not self.dropped.is_set():
+            await self.socket.disconnect()
+
+    @classmethod
+    async def drop_all(cls):
+        for connection in list(cls.open):
+            cls.open.discard(connection)
+            connection.dropped.set()
+            await connection.socket.disconnect()
 
     async def recv(self):
         # A real socket waits as long as it takes: a program between rounds may hear nothing for a
         # while (the other tables still playing). The test bounds the whole run instead.
-        return await self.socket.communicator.receive_from(timeout=IDLE_TIMEOUT)
+        receiving = asyncio.ensure_future(self.socket.communicator.receive_output(timeout=IDLE_TIMEOUT))
+        dropping = asyncio.ensure_future(self.dropped.wait())
+        await asyncio.wait({receiving, dropping}, return_when=asyncio.FIRST_COMPLETED)
+        dropping.cancel()
+        if not receiving.done():
+            receiving.cancel()
+            raise ConnectionClosedError(None, None)
+        message = receiving.result()
+        if message["type"] == "websocket.close":
+            raise ConnectionClosedError(None, None)
+        return message["text"]
 
     async def send(self, text):
+        if self.dropped.is_set():
+            raise ConnectionClosedError(None, None)
         await self.socket.communicator.send_to(text_data=text)
-
-    def __aiter__(self):
-        return self
-
-    async def __anext__(self):
-        return await self.recv()

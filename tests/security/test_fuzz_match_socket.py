@@ -23,17 +23,6 @@ def no_rate_limit(settings):
     settings.MATCH_SOCKET_RATE = (10**6, 1)
 
 
-@pytest.fixture
-def refused_before_the_layer(settings):
-    """For sockets refused in connect(), which never use the channel layer: the in-memory one.
-
-    With Redis, a consumer cancelled while its first channels_redis receive has only just started
-    sometimes never ends: the cancellation is lost and the receive goes on waiting on Redis (seen
-    on Python 3.11, about once in 30 runs of the refusals below), so the test's event loop never
-    closes and the whole run hangs. These tests end right after the refusal, which is that moment."""
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-
-
 @database_sync_to_async
 def fingerprint(match_id):
     match = Match.objects.get(pk=match_id)
@@ -140,7 +129,6 @@ async def test_it_answers_every_malformed_frame_with_an_error_and_changes_nothin
         await socket.disconnect()
 
 
-@pytest.mark.usefixtures("refused_before_the_layer")
 @pytest.mark.parametrize("match_id", [999_999, 2**63, 10**30])
 @pytest.mark.parametrize("html", [False, True])
 async def test_an_unknown_match_is_refused_with_4404(match_id, html):
@@ -165,7 +153,6 @@ async def test_a_command_for_another_match_changes_neither(host, guest):
     assert (await fingerprint(first.pk), await fingerprint(second.pk)) == before
 
 
-@pytest.mark.usefixtures("refused_before_the_layer")
 @pytest.mark.parametrize(
     "query, header",
     [

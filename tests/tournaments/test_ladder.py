@@ -1,6 +1,8 @@
-"""The programs' ladder: connected ladder programs are paired by closest rating, at most two ladder
-matches each at once; a program left without a free opponent plays a built-in level (the reference:
-rated, but only the program's rating moves); nothing for programs that are not connected; exactly once when several processes pair."""
+"""The programs' ladder: connected ladder programs are paired by closest rating, never twice in a row
+against the same opponent, at most two ladder matches each at once; a program left without an
+opponent waits for one, and plays a built-in level (the reference: rated, but only the program's
+rating moves) once it has waited long enough, or at once if no program can come; nothing for
+programs that are not connected; exactly once when several processes pair."""
 from datetime import timedelta
 
 import pytest
@@ -11,8 +13,8 @@ from game.models import Match
 from game.programs.models import BotAccount, BotConnection, BotSeat
 from ratings.api import ratings_of
 from ratings.models import Rating
-from tournaments import runner, services
-from tournaments.models import LadderMatch
+from tournaments import ladder, runner, services
+from tournaments.models import LadderEntry, LadderMatch
 
 from .conftest import race
 
@@ -35,20 +37,57 @@ def live_counts():
     return runner.live_ladder_counts(GAME)
 
 
+def programs_of(match):
+    return {match.host_id, match.guest_id}
+
+
 @pytest.mark.django_db
-def test_closest_ratings_meet_and_the_odd_one_out_plays_a_built_in_level(programs):
+def test_closest_ratings_meet_and_the_odd_one_out_waits_for_a_program(programs):
+    p0, p1, p2 = programs[:3]
     on_ladder(programs[:3], [1500, 1530, 1900])
+    (first,) = runner.pair_ladder(GAME)
+    assert programs_of(first) == {p0.pk, p1.pk}
+    assert first.rated and set(BotSeat.objects.filter(match=first).values_list("level", flat=True)) == {""}
+    # p2 waits: p0 and p1 may each play one more at once. The closest of them first, then the other
+    # (p0 and p1 have just met: no second match between them).
+    (second,) = runner.pair_ladder(GAME)
+    assert programs_of(second) == {p1.pk, p2.pk}
+    (third,) = runner.pair_ladder(GAME)
+    assert programs_of(third) == {p0.pk, p2.pk}
+    assert runner.pair_ladder(GAME) == []
+    assert LadderMatch.objects.count() == 3
+
+
+def level_of(match):
+    return BotSeat.objects.get(match=match, seat=1).level
+
+
+@pytest.mark.django_db
+def test_a_program_left_over_plays_the_closest_built_in_level_once_it_has_waited(programs):
+    p0, p1, p2 = programs[:3]
+    on_ladder(programs[:3], [1500, 1530, 1900])
+    for _ in range(3):
+        runner.pair_ladder(GAME)  # the three matches between them
+    Match.objects.filter(host__in=[p0, p2], guest__in=[p0, p2]).update(status="finished", finished=timezone.now())
+    # Both have room. p2's last opponents were p0 and (for p1) p2 itself: no program can be its
+    # next, so it plays the closest level at once. p0 waits: p1 is busy, but may finish and meet it.
+    (reference,) = runner.pair_ladder(GAME)
+    assert (reference.host_id, level_of(reference), reference.rated) == (p2.pk, "expert", True)
+    assert runner.pair_ladder(GAME) == []
+    later = timezone.now() - timedelta(seconds=ladder.LEVEL_AFTER_SECONDS + 1)
+    Match.objects.filter(host__in=[p0, p2], guest__in=[p0, p2]).update(finished=later)
+    LadderEntry.objects.update(joined=later)
+    (waited,) = runner.pair_ladder(GAME)
+    assert (waited.host_id, level_of(waited)) == (p0.pk, "greedy")
+
+
+@pytest.mark.django_db
+def test_a_program_no_other_program_can_meet_plays_a_level_at_once(programs):
+    on_ladder(programs[:2], [1500, 1510])
+    runner.pair_ladder(GAME)
+    # They have just met, and nobody else is on the ladder: a level each, without waiting.
     started = runner.pair_ladder(GAME)
-    assert len(started) == 2
-    between = [m for m in started if not BotAccount.objects.filter(user__in=[m.host, m.guest]).exists()]
-    assert len(between) == 1
-    assert {between[0].host, between[0].guest} == {programs[0], programs[1]}
-    assert between[0].rated and set(BotSeat.objects.filter(match=between[0]).values_list("level", flat=True)) == {""}
-    reference = next(m for m in started if m not in between)
-    assert reference.host == programs[2] and reference.rated
-    seats = dict(BotSeat.objects.filter(match=reference).values_list("seat", "level"))
-    assert seats[0] == "" and seats[1] in ("random", "greedy", "expert")
-    assert LadderMatch.objects.count() == 2 and all(m.status == "live" for m in started)
+    assert len(started) == 2 and [level_of(m) for m in started] == ["greedy", "greedy"]
 
 
 @pytest.mark.django_db

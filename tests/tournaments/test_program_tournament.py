@@ -54,7 +54,7 @@ async def test_a_round_robin_of_four_example_programs_runs_to_its_end_over_the_b
     runs = []
     for seed, player in enumerate(programs):
         args = argparse.Namespace(server="http://testserver", token=await token_for(player), matches=3, seed=seed)
-        runs.append(asyncio.create_task(example.wait(args)))
+        runs.append(asyncio.create_task(example.botclient.wait(args, example.play_on)))
     await asyncio.sleep(0.5)  # connected and waiting; a late one finds its match in its welcome
     # The sweep's work, once: the start. Every later round is set off by the end of the last match.
     await database_sync_to_async(runner.run_due)()

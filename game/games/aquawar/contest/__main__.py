@@ -6,10 +6,12 @@
 
 Everything after ``--`` is the program's command line, run in the current folder (so its
 ``ai_debug_info.txt`` lands there). Needs ``websockets`` (``pip install -e .[examples]``); see
-docs/contest-programs.md. Exit status: 0 won, 1 lost, 2 no result.
+docs/contest-programs.md. Exit status: 0 won, 1 lost, 2 no result (stopped by Ctrl-C, SIGTERM or
+SIGHUP included: the program is killed and a match opened with ``--create`` cancelled first).
 """
 import argparse
 import asyncio
+import signal
 import sys
 from urllib.parse import urlsplit, urlunsplit
 
@@ -110,8 +112,33 @@ async def run(args):
     return 0 if won else 1
 
 
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+async def stoppable(play):
+    """Await ``play``, cancelling it on the first stop signal so that every ``finally`` runs (the
+    program's process group killed, an open match cancelled): a signal's default action would end
+    the bridge at once and leave the program running, and Ctrl-C would print a traceback."""
+    task, loop, received = asyncio.current_task(), asyncio.get_running_loop(), []
+
+    def stop(signum):
+        if not received:  # a second signal must not cut the cleaning up short
+            received.append(signum)
+            task.cancel()
+
+    for signum in STOP_SIGNALS:
+        loop.add_signal_handler(signum, stop, signum)
+    try:
+        return await play
+    except asyncio.CancelledError:
+        if not received:
+            raise
+        print(f"bridge: stopped ({signal.Signals(received[0]).name})", file=sys.stderr)
+        return 2
+
+
 def main(argv=None):
-    sys.exit(asyncio.run(run(parse(argv))))
+    sys.exit(asyncio.run(stoppable(run(parse(argv)))))
 
 
 if __name__ == "__main__":

@@ -19,6 +19,8 @@ from .translator import Translator
 
 MOVE_SECONDS = 3.0
 RECONNECTS = 5
+# How long a stopping bridge waits for the site to cancel the open match it created.
+CANCEL_SECONDS = 5.0
 SEAT_ERRORS = ("bad_token", "no_match", "not_open", "bad_level", "too_many", "busy", "bad_field")
 
 
@@ -87,7 +89,9 @@ class Program:
         return f"killed by signal {-code}" if code < 0 else f"exit status {code}"
 
     async def stop(self):
-        if self.process is None or self.process.returncode is not None:
+        """Kill the program's whole process group: even once the program itself has exited, a child
+        it started may still be running in it (a shell script's, say)."""
+        if self.process is None:
             return
         try:
             os.killpg(self.process.pid, signal.SIGKILL)
@@ -125,14 +129,48 @@ class Bridge:
         self.ids = (f"c{n}" for n in itertools.count(1))
 
     async def run(self):
-        await self.program.start()
+        """Play the match to its end. However the bridge stops (the end, an error, a signal
+        cancelling it), the program is killed and a match it opened that nobody joined is cancelled."""
         try:
+            await self.program.start()
             self.socket = await self._open(self.seat_request)
             return await self._play()
         finally:
             await self.program.stop()
+            await self._cancel_open_match()
             if self.socket is not None:
                 await self.socket.close()
+
+    async def _cancel_open_match(self):
+        """Left open, the match would wait in the lobby for an opponent with no program to meet."""
+        if self.seat_request["type"] != "create" or self.match_id is None and self.socket is None:
+            return
+        if self.last_state is not None and self.last_state["status"] != "open":
+            return
+        try:
+            async with asyncio.timeout(CANCEL_SECONDS):
+                cancelled = await self._cancel()
+        except (ConnectionLost, BridgeError, OSError, TimeoutError):
+            cancelled = False
+        if cancelled:
+            self.say(f"match {self.match_id} cancelled")
+        elif self.match_id is not None:
+            self.say(f"could not cancel match {self.match_id}: cancel it in the lobby")
+
+    async def _cancel(self):
+        if self.socket is None:
+            self.socket = await self._open({"type": "join", "match": self.match_id, "version": self.version})
+        # Stopped between sending ``create`` and hearing of the match: its frame is on the way.
+        while self.match_id is None:
+            frame = json.loads(await self.socket.recv())
+            if frame["type"] == "error":
+                return False
+            if frame["type"] == "match":
+                self.match_id = frame["match"]
+        await self.socket.send(json.dumps({"type": "cancel", "id": "cancel"}))
+        while (frame := json.loads(await self.socket.recv())).get("id") != "cancel":
+            pass
+        return frame["type"] == "ack"
 
     async def _open(self, request):
         socket = await self.connect()
@@ -165,12 +203,22 @@ class Bridge:
             elif kind == "version":
                 await self._on_version(frame)
             elif kind in ("state", "snapshot"):
+                self._refuse_own_match(frame)
                 self.version = frame["version"]
                 self.last_state = frame
                 self.translator.sync(frame["view"])
                 if frame["status"] in ("finished", "cancelled"):
                     return self._outcome(frame)
                 await self._decide(frame)
+
+    def _refuse_own_match(self, frame):
+        """A ``join`` that finds the match still open took the host's own seat: the token is the
+        host's account, and the bridge would wait for an opponent that can never come."""
+        if self.seat_request["type"] == "join" and frame["status"] == "open":
+            raise BridgeError(
+                f"match {self.match_id} is open and hosted by this token's account: an account cannot play "
+                "itself, so the second program needs an API token of another account"
+            )
 
     async def _on_error(self, frame):
         if self.match_id is None and frame["code"] in SEAT_ERRORS:
@@ -233,6 +281,7 @@ class Bridge:
     async def _reconnect(self):
         if self.match_id is None:
             raise BridgeError("the connection closed before a seat was taken")
+        self.socket = None
         for attempt in range(RECONNECTS):
             await asyncio.sleep(0.5 * 2**attempt)
             try:

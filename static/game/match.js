@@ -25,11 +25,15 @@
   // 4013: the server could not serve the socket for a moment (its Redis restarting, say) and asks
   // to be tried again; the extension itself only retries the standard codes.
   var TRY_AGAIN_LATER = 4013;
+  // 4401: the login the socket was opened with ended (a logout, a password change elsewhere); a new
+  // socket speaks for whoever the browser is logged in as now, and the server redraws the page.
+  var LOGIN_ENDED = 4401;
   document.addEventListener("htmx:wsClose", function (event) {
     if (!matchSocket(event)) return;
     redrawDue = false;
     setConnection("closed");
-    if (event.detail.event.code === TRY_AGAIN_LATER) {
+    var code = event.detail.event.code;
+    if (code === TRY_AGAIN_LATER || code === LOGIN_ENDED) {
       setTimeout(function () { event.detail.socketWrapper.reconnect(); }, 500 + Math.random() * 1000);
     }
   });

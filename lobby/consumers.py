@@ -79,15 +79,18 @@ class LobbyConsumer(sessions.SessionSocket, AsyncWebsocketConsumer):
                 await self.match_joined(news)
 
     def admit(self, user):
-        """None, or the close code refusing the socket if ``user`` connects too often or has too many
-        lobby sockets open: the same limits as a match socket's (game/live/connects.py)."""
+        """None, or the close code refusing the socket if ``user`` connects too often, their login
+        ended meanwhile, or they have too many lobby sockets open: the same limits as a match
+        socket's (game/live/connects.py)."""
         address = scope_address(self.scope) or ""
         if connects.refusal(user, address):
             return connects.CLOSE_CODE
+        self.login = sessions.Login(self.scope)
+        if not self.login.holds():
+            return sessions.CLOSE_CODE
         if connections.arrive(self.channel_name, user, address):
             return connects.CROWDED_CLOSE_CODE
         self.registered = True
-        self.login = sessions.Login(self.scope)
         return None
 
     def beat(self):

@@ -141,12 +141,14 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
     def admit(self):
         """(match, refused): the match, if this socket may watch it; refused: (error code, message,
         close code) if it may not, None if it may. Refused before anything is read if the account or
-        the client address connects too often, then if the match is not there for them, then if
-        they have too many match sockets open already."""
+        the client address connects too often, then if the login has ended meanwhile, if the match
+        is not there for them, or if they have too many match sockets open already."""
         too_often = connects.refusal(self.user, self.address)
         if too_often:
             return None, (connects.CODE, too_often, connects.CLOSE_CODE)
         self.login = sessions.Login(self.scope)
+        if not self.login.holds():
+            return None, ("login_ended", sessions.ENDED, sessions.CLOSE_CODE)
         match = fanout.read_match(self.match_id)
         if match is None or not may_watch(match, self.user, self.invite):
             # The same answer for "no such match" and "private": ids are guessable, matches are not.

@@ -27,6 +27,7 @@ from .presence import HEARTBEAT
 # The socket's login ended (logout, or the password changed elsewhere); the page reconnects with
 # whatever login the browser has now (4000 + HTTP's 401).
 CLOSE_CODE = 4401
+ENDED = "Your login has ended (logged out, or the password was changed): reconnect."
 
 
 class Ended(Exception):
@@ -64,8 +65,10 @@ class Login:
         session = scope.get("session")
         self.session_key = getattr(session, "session_key", None)
         self.auth_hash = session.get(HASH_SESSION_KEY) if self.user_id is not None else None
-        # Read before the session was checked at connect, so a change since then is seen.
-        self.version = _current_version(self.user_id) if self.user_id is not None else None
+        # None: the first ``holds`` reads the database. The session was checked when the socket
+        # connected, but a logout between that check and this socket's first version read would
+        # otherwise go unseen: the consumer asks ``holds`` once as it admits the socket.
+        self.version = None
 
     def holds(self):
         """True while the login holds (always, for an anonymous socket). Sync: from a database call."""

@@ -1,6 +1,8 @@
 """A login that ends ends its sockets (issue #30, item 10): a logout, or a password change made
 elsewhere, closes the match and lobby sockets opened with the sessions it ended, and a command sent
 on one is refused even if the news of it was lost. A password change may revoke the API tokens."""
+from datetime import timedelta
+
 import pytest
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -8,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from game.chat.models import ChatMessage
-from game.live import sessions
+from game.live import connects, sessions
 from game.programs import tokens
 from game.programs.models import ApiToken
 from tests.accounts import PASSWORD
@@ -80,6 +82,42 @@ async def test_a_command_on_an_ended_session_is_refused_even_if_the_news_was_los
         assert not await database_sync_to_async(ChatMessage.objects.exists)()
     finally:
         await socket.disconnect()
+
+
+async def test_a_listening_socket_of_an_ended_session_is_closed_at_its_heartbeat(host, guest, monkeypatch):
+    """Nothing sent on it, the ring lost: the heartbeat still finds the login gone."""
+    monkeypatch.setattr(sessions, "HEARTBEAT", timedelta(seconds=0.2))
+    monkeypatch.setattr(sessions, "send", lambda group, message: None)
+    match = await database_sync_to_async(live_match)(host, guest)
+    socket, cookie = await match_socket(match, host)
+    lobby, _ = await lobby_socket(host)
+    try:
+        await database_sync_to_async(logout)(cookie)
+        await database_sync_to_async(change_password)(await database_sync_to_async(session_cookie)(host))
+        assert await socket.closed_with() == sessions.CLOSE_CODE
+        assert await lobby.closed_with() == sessions.CLOSE_CODE
+    finally:
+        await socket.disconnect()
+        await lobby.disconnect()
+
+
+async def test_a_session_ended_while_its_socket_connects_is_refused(host, guest, monkeypatch):
+    """Logged out after the handshake read the session, before the socket read the session version."""
+    match = await database_sync_to_async(live_match)(host, guest)
+    cookie = await database_sync_to_async(session_cookie)(host)
+    refusal = connects.refusal
+
+    def logged_out_meanwhile(user, address):
+        if getattr(user, "is_authenticated", False):
+            logout(cookie)
+        return refusal(user, address)
+
+    monkeypatch.setattr(connects, "refusal", logged_out_meanwhile)
+    socket = Socket(match.pk, cookie)
+    assert await socket.connect()
+    error = await socket.receive()
+    assert error["code"] == "login_ended"
+    assert await socket.closed_with() == sessions.CLOSE_CODE
 
 
 async def test_a_password_change_elsewhere_closes_the_other_sessions_sockets(host, guest):

@@ -70,3 +70,22 @@ async def test_a_mute_frame_naming_a_nul_gets_an_error_and_the_socket_stays_open
         assert await database_sync_to_async(ChatMute.objects.filter(user=host, muted=guest).count)() == 1
     finally:
         await socket.disconnect()
+
+
+@pytest.mark.parametrize(
+    "method, path, data",
+    [
+        ("post", "/accounts/login/", {"username": "host\x00", "password": "x"}),
+        ("post", "/accounts/signup/", {"username": "new\x00name", "password1": "x" * 12, "password2": "x" * 12}),
+        ("get", "/history/", {"player": "host\x00"}),
+        ("get", "/users/host%00/", None),
+        ("get", "/users/host%00/history/", None),
+    ],
+)
+def test_every_other_page_reading_a_user_name_refuses_a_nul_without_an_error(host, method, path, data):
+    """The other places a name is read (issue #30, item 7): each answers, none with a server error
+    (PostgreSQL refuses a NUL in a query), and no account is made."""
+    accounts = type(host).objects.count()
+    response = getattr(Client(), method)(path, data) if data else Client().get(path)
+    assert response.status_code in (200, 404)
+    assert type(host).objects.count() == accounts

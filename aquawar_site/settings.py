@@ -189,6 +189,16 @@ MAX_SOCKETS_PER_ADDRESS = int(os.environ.get("MAX_SOCKETS_PER_ADDRESS", "40"))
 # hello frames one match socket may send per window: each is answered with the whole match (a
 # full page render for a browser socket), and a socket that listens is sent every change anyway.
 MATCH_HELLO_RATE = tuple(int(n) for n in os.environ.get("MATCH_HELLO_RATE", "3/10").split("/"))
+# Sockets (match and lobby) one account may open per window (seconds), and one client address,
+# over every process (counted in the cache): "connects/seconds". Each connect reads the match and
+# writes a presence row (a browser's renders the page); a reconnect loop is refused past it.
+SOCKET_CONNECT_RATE = tuple(int(n) for n in os.environ.get("SOCKET_CONNECT_RATE", "30/60").split("/"))
+SOCKET_CONNECT_RATE_PER_ADDRESS = tuple(
+    int(n) for n in os.environ.get("SOCKET_CONNECT_RATE_PER_ADDRESS", "60/60").split("/")
+)
+# Presence news (a spectator came or went) rings a match's sockets at most once per this many
+# seconds; changes within it are told together at its end.
+PRESENCE_NEWS_SECONDS = float(os.environ.get("PRESENCE_NEWS_SECONDS", "2"))
 # Bot sockets one account may have open at once (all its tokens together), over every process.
 MAX_BOT_SOCKETS_PER_USER = int(os.environ.get("MAX_BOT_SOCKETS_PER_USER", "10"))
 # Accounts one client address may make per window (seconds), over every process (counted in the

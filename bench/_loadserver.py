@@ -53,6 +53,9 @@ class Environment:
             # Every simulated client connects from 127.0.0.1: the cap per client address (40 match
             # sockets) is for real clients, not for one machine playing hundreds of them.
             "MAX_SOCKETS_PER_ADDRESS": "1000000",
+            # And they open them all at once, far faster than the connect rates let one client.
+            "SOCKET_CONNECT_RATE": "1000000/1",
+            "SOCKET_CONNECT_RATE_PER_ADDRESS": "1000000/1",
         }
         if conn_max_age is not None:
             self.env["CONN_MAX_AGE"] = str(conn_max_age)

@@ -11,6 +11,7 @@ the page was loading, or while its socket was reconnecting, is found in the data
 lobby names the open matches it showed the person (``?waiting=3,7``), and on connecting the socket
 tells of the newest of them that has been joined since.
 """
+import asyncio
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -19,9 +20,13 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
+from aquawar_site.security import scope_address
+from game.live import connects, sessions
 from game.live.consumers import page_language
 from game.live.groups import user_group
 from game.models import Match
+
+from . import connections
 
 # More than anyone may have open at once (game/limits.py): the rest of a longer list is ignored.
 MAX_WAITING = 20
@@ -47,17 +52,25 @@ def joined_meanwhile(user, match_ids):
     return None if match is None else {"match": match.pk, "guest": match.guest.username}
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(sessions.SessionSocket, AsyncWebsocketConsumer):
     async def connect(self):
         user = self.scope.get("user")
         if not getattr(user, "is_authenticated", False):
             # Nobody to tell: anonymous visitors have no matches.
             await self.close(code=4401)
             return
+        refused = await database_sync_to_async(self.admit)(user)
+        # Accepted even when refused: a close code reaches the page only on an open socket.
+        await self.accept()
+        if refused:
+            # The page's script reconnects later, as after any close; the code says why.
+            await self.close(code=refused)
+            return
+        self.heartbeat_task = asyncio.create_task(self.heartbeat())
         self.group = user_group(user.pk)
         self.language = page_language(self.scope)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
+        await self.join_sessions()
         # After joining the group: a join committed from now on is rung, one before it is read here.
         waiting = waiting_for(self.scope)
         if waiting:
@@ -65,9 +78,35 @@ class LobbyConsumer(AsyncWebsocketConsumer):
             if news:
                 await self.match_joined(news)
 
+    def admit(self, user):
+        """None, or the close code refusing the socket if ``user`` connects too often, their login
+        ended meanwhile, or they have too many lobby sockets open: the same limits as a match
+        socket's (game/live/connects.py)."""
+        address = scope_address(self.scope) or ""
+        if connects.refusal(user, address):
+            return connects.CLOSE_CODE
+        self.login = sessions.Login(self.scope)
+        if not self.login.holds():
+            return sessions.CLOSE_CODE
+        if connections.arrive(self.channel_name, user, address):
+            return connects.CROWDED_CLOSE_CODE
+        self.registered = True
+        return None
+
+    def beat(self):
+        """The heartbeat (``sessions.SessionSocket.heartbeat``): keeps this socket's row fresh, as a process
+        that dies stops doing (lobby/connections.py); whether the login holds."""
+        connections.touch(self.channel_name)
+        return self.login.holds()
+
     async def disconnect(self, code):
+        if getattr(self, "heartbeat_task", None):
+            self.heartbeat_task.cancel()
+        if getattr(self, "registered", False):
+            await database_sync_to_async(connections.leave)(self.channel_name)
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.leave_sessions()
 
     async def receive(self, text_data=None, bytes_data=None):
         """The lobby's socket takes nothing from the page."""

@@ -1,9 +1,11 @@
 from django import forms
+from django.contrib.auth.forms import PasswordChangeForm
 from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from game import games
+from game.programs import tokens
 
 
 def time_control_label(seconds, unit):
@@ -129,3 +131,21 @@ class VsComputerForm(GameChoice):
 
 class TokenForm(forms.Form):
     name = forms.CharField(label=_("Token name"), max_length=64, strip=True)
+
+
+class PasswordAndTokensForm(PasswordChangeForm):
+    """Django's password change, which ends the account's other sessions (and closes their sockets,
+    game/live/sessions.py), with the choice to revoke every API token too: a token is no session,
+    and a password change alone leaves it working."""
+
+    revoke_tokens = forms.BooleanField(
+        label=_("Also revoke all my API tokens"),
+        help_text=_("Programs using them stop working until you give them a new token."),
+        required=False,
+    )
+
+    def save(self, commit=True):
+        user = super().save(commit)
+        if commit and self.cleaned_data["revoke_tokens"]:
+            tokens.revoke_all(user)
+        return user

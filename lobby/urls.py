@@ -2,6 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, register_converter
 
 from . import views
+from .forms import PasswordAndTokensForm
 
 
 class UsernameConverter:
@@ -42,6 +43,17 @@ urlpatterns = [
         name="login",
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("accounts/password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
-    path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
+    path(
+        "accounts/password/",
+        # Named: django.contrib.admin's registration/ templates of the same name come first.
+        auth_views.PasswordChangeView.as_view(
+            form_class=PasswordAndTokensForm, template_name="lobby/password_change_form.html"
+        ),
+        name="password_change",
+    ),
+    path(
+        "accounts/password/done/",
+        auth_views.PasswordChangeDoneView.as_view(template_name="lobby/password_change_done.html"),
+        name="password_change_done",
+    ),
 ]

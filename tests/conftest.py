@@ -86,6 +86,11 @@ def machine_speed_sockets(settings):
     # And they say hello to check where a socket stands, far more often than any client needs to.
     settings.MATCH_HELLO_RATE = MACHINE_SPEED
     settings.BOT_SOCKET_RATE = MACHINE_SPEED
+    # They open sockets far more often than people do, and count presence frames as each viewer
+    # comes and goes: tests/security/test_socket_churn.py puts the real connect rates and the
+    # coalescing of presence news back to test them.
+    settings.SOCKET_CONNECT_RATE = settings.SOCKET_CONNECT_RATE_PER_ADDRESS = MACHINE_SPEED
+    settings.PRESENCE_NEWS_SECONDS = 0
 
 
 @pytest.fixture(autouse=True)

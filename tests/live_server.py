@@ -39,15 +39,18 @@ class ForkedDaphne(DaphneProcess):
     The fork is made before any test's function-scoped fixtures run, so it does not get
     tests/conftest.py's machine-speed frame rate; the tests play whole matches far faster than a
     person, and a page that sent more than 20 frames in 5 s had its move ignored ("Slow down"),
-    failing the whole-match test now and then. The fork sets that rate itself, and lifts the limit
-    on sign-ups per address: every test's browser signs up from this machine's one address. And its
-    bots think in it, as the embedded setup's server's do (no test starts ``run_bots`` workers for it).
+    failing the whole-match test now and then. The fork sets that rate itself, and lifts the limits
+    on sign-ups and socket connects per address: every test's browser signs up and connects from
+    this machine's one address. And its bots think in it, as the embedded setup's server's do (no
+    test starts ``run_bots`` workers for it).
     """
 
     def run(self):
         settings.MATCH_SOCKET_RATE = MACHINE_SPEED
         settings.SIGNUP_RATE = MACHINE_SPEED
         settings.BOT_WORKERS = "inline"
+        # Every test's browser connects from this machine's one address, page after page.
+        settings.SOCKET_CONNECT_RATE = settings.SOCKET_CONNECT_RATE_PER_ADDRESS = MACHINE_SPEED
         SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
         asgi.django_asgi_app.load_middleware(is_async=True)
         super().run()

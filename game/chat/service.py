@@ -6,6 +6,7 @@ the players during the match (nor the players' words the spectators); once it is
 everyone reads both (a cancelled or aborted match keeps them apart, as it keeps its secrets). A message is plain text: it is stored as written and escaped wherever it is
 shown. It carries nothing of the game: no view, no event, only who wrote what and when.
 """
+import re
 import secrets
 import unicodedata
 from datetime import timedelta
@@ -17,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ..models import Match
+from ..models import Match, hold_account
 from ..live.groups import match_group, send
 from ..services import ServiceError
 from .models import MAX_LENGTH, ChatMessage, ChatMute
@@ -26,6 +27,9 @@ from .models import MAX_LENGTH, ChatMessage, ChatMute
 SHOWN = 100
 # Line breaks and tabs become spaces: a message is one line.
 SPACES = {"\n": " ", "\r": " ", "\t": " "}
+# What Django's username validator allows, at most as long as a username may be: anything else names
+# nobody, and some of it (NUL) PostgreSQL refuses to be sent at all.
+USERNAME = re.compile(r"[\w.@+-]{1,150}")
 
 
 def room_of(seat):
@@ -65,6 +69,9 @@ def post(match, user, text):
     text = clean(text)
     limit, window = settings.CHAT_RATE
     with transaction.atomic():
+        # Counted and stored under the author's row lock: posts sent at once wait for each other
+        # here, so they can't all count the same messages and each take the last place.
+        hold_account(user.pk)
         since = timezone.now() - timedelta(seconds=window)
         if ChatMessage.objects.filter(match_id=match.pk, user=user, created__gte=since).count() >= limit:
             raise ServiceError(
@@ -112,7 +119,9 @@ def mute(user, username, on=True):
     """``user`` stops (``on``) or starts again reading ``username``'s messages."""
     if not getattr(user, "is_authenticated", False):
         raise ServiceError("login_required", _("Log in to chat."))
-    target = get_user_model().objects.filter(username=username if isinstance(username, str) else "").first()
+    if not isinstance(username, str) or not USERNAME.fullmatch(username):
+        raise ServiceError("bad_username", _("That is not a user name."))
+    target = get_user_model().objects.filter(username=username).first()
     if target is None:
         raise ServiceError("no_user", _("There is no such player."))
     if target.pk == user.pk:

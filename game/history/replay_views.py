@@ -62,8 +62,9 @@ def replay(request, match_id):
         "script": game.web.replay_script,
         "source": source(match, names),
         "log": [line for step in steps for line in step["lines"] if line],
-        # The chat is shown once the match is over (both rooms then: game/chat/service.py).
-        "chat": chat.box(match, None, None) if match.status == Match.Status.FINISHED else None,
+        # The chat is shown once the match is over (both rooms then: game/chat/service.py), less
+        # the lines of whoever the viewer muted.
+        "chat": chat.box(match, None, request.user) if match.status == Match.Status.FINISHED else None,
     }
     return render(request, "history/replay.html", context)
 

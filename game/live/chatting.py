@@ -19,7 +19,7 @@ class ChatSocket:
         """Post a chat message; every socket on the match (this one too) hears of it by the ring."""
         try:
             with translation.override(self.language if self.html else settings.LANGUAGE_CODE):
-                message = await database_sync_to_async(self.post_chat)(frame["text"])
+                message = await database_sync_to_async(self.checked(self.post_chat))(frame["text"])
         except ServiceError as error:
             await self.send_error(error.code, error.message, frame["id"])
             return
@@ -34,7 +34,7 @@ class ChatSocket:
     async def mute(self, frame):
         try:
             with translation.override(self.language if self.html else settings.LANGUAGE_CODE):
-                await database_sync_to_async(chat.mute)(self.user, frame["user"], frame["on"])
+                await database_sync_to_async(self.checked(chat.mute))(self.user, frame["user"], frame["on"])
         except ServiceError as error:
             await self.send_error(error.code, error.message, frame["id"])
             return

@@ -28,7 +28,7 @@ from ..access import may_watch
 from ..models import Match
 from ..services import ServiceError
 from .groups import match_group
-from . import fanout, frames, presence, presenter, recheck
+from . import connects, fanout, frames, presence, presenter, recheck, sessions
 from .chatting import ChatSocket
 from .presence_socket import PresenceSocket
 from .protocol import ProtocolError, parse
@@ -60,7 +60,7 @@ def presence_fields(counts):
     return {"spectators": spectators, "connected": players}
 
 
-class MatchConsumer(ChatSocket, PresenceSocket, AsyncWebsocketConsumer):
+class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWebsocketConsumer):
     async def dispatch(self, message):
         """Channels' dispatch, less its ``aclose_old_connections()``: that is one more call on the
         process's database thread for every message (each doorbell, each frame), queued behind the
@@ -104,19 +104,18 @@ class MatchConsumer(ChatSocket, PresenceSocket, AsyncWebsocketConsumer):
         # The tournament round of the match, for the page's links: read once, at admission.
         self.tournament_round = None
         await self.accept()
-        match, crowded = await database_sync_to_async(self.admit)()
-        if match is None:
-            # The same answer for "no such match" and "private": ids are guessable, matches are not.
-            await self.send_error("no_match", "There is no such match.")
-            await self.close(code=4404)
-            return
-        self.seed = match.seed
-        self.game = games.get(match.game)
-        if crowded:
-            await self.send_error("too_many_sockets", crowded)
-            await self.close(code=4429)
+        match, refused = await database_sync_to_async(self.admit)()
+        if match is not None:
+            self.seed = match.seed
+            self.game = games.get(match.game)
+        if refused:
+            code, message, close_code = refused
+            await self.send_error(code, message)
+            await self.close(code=close_code)
+            self.game = None  # closing: receive() takes nothing more
             return
         await self.channel_layer.group_add(match_group(self.match_id), self.channel_name)
+        await self.join_sessions()
         self.joined = True
         recheck.watch(self)
         await self.register(match.seat_of(self.user))
@@ -124,7 +123,10 @@ class MatchConsumer(ChatSocket, PresenceSocket, AsyncWebsocketConsumer):
         if self.html:
             # Read again now that the doorbell can reach us: a change committed between the first
             # read and joining the group would otherwise go unseen until the next one.
-            await self.hello(None)
+            try:
+                await self.hello(None)
+            except sessions.Ended:
+                await self.login_ended()
 
     async def disconnect(self, code):
         if not self.joined:
@@ -133,24 +135,28 @@ class MatchConsumer(ChatSocket, PresenceSocket, AsyncWebsocketConsumer):
         if self.heartbeat_task:
             self.heartbeat_task.cancel()
         await recheck.leave_group(self.channel_layer, match_group(self.match_id), self.channel_name)
-        if await database_sync_to_async(self.depart)():
-            await self.ring_presence()
+        await self.leave_sessions()
+        await self.ring_presence(await database_sync_to_async(self.depart)())
 
     def admit(self):
-        """(match, crowded): the match if this socket may watch it, else None; crowded: why not,
-        if the account or the client address has too many match sockets open already."""
+        """(match, refused): the match, if this socket may watch it; refused: (error code, message,
+        close code) if it may not, None if it may. Refused before anything is read if the account or
+        the client address connects too often, then if the login has ended meanwhile, if the match
+        is not there for them, or if they have too many match sockets open already."""
+        too_often = connects.refusal(self.user, self.address)
+        if too_often:
+            return None, (connects.CODE, too_often, connects.CLOSE_CODE)
+        self.login = sessions.Login(self.scope)
+        if not self.login.holds():
+            return None, ("login_ended", sessions.ENDED, sessions.CLOSE_CODE)
         match = fanout.read_match(self.match_id)
         if match is None or not may_watch(match, self.user, self.invite):
-            return None, None
+            # The same answer for "no such match" and "private": ids are guessable, matches are not.
+            return None, ("no_match", "There is no such match.", 4404)
         if self.html:
             self.tournament_round = frames.tournament_round(match.pk)
-        limit = settings.MAX_SOCKETS_PER_USER
-        if getattr(self.user, "is_authenticated", False) and presence.sockets_of(self.user.pk) >= limit:
-            return match, f"You have {limit} match sockets open already: close some tabs first."
-        limit = settings.MAX_SOCKETS_PER_ADDRESS
-        if presence.sockets_from(self.address) >= limit:
-            return match, f"Your address has {limit} match sockets open already: close some tabs first."
-        return match, None
+        crowded = connects.crowded(self.user, self.address, presence.sockets_of, presence.sockets_from, "match sockets")
+        return match, crowded and ("too_many_sockets", crowded, connects.CROWDED_CLOSE_CODE)
 
     def is_behind(self, version, status, rematch_status):
         """Whether the match is past what this socket last sent (game/recheck.py asks)."""
@@ -196,13 +202,23 @@ class MatchConsumer(ChatSocket, PresenceSocket, AsyncWebsocketConsumer):
                 )
         except ProtocolError as error:
             await self.send_error(error.code, error.message, error.client_id)
+        except sessions.Ended:
+            await self.login_ended()
+
+    async def login_ended(self):
+        # Closing: receive() takes nothing more, and no further change of the match reaches the
+        # socket (its viewer may no longer see what the login let it) before it is gone.
+        self.game = None
+        recheck.forget(self)
+        await recheck.leave_group(self.channel_layer, match_group(self.match_id), self.channel_name)
+        await super().login_ended()
 
     async def call(self, client_id, service, *args):
         """``service(*args)`` off the event loop: its result, or None once its refusal is sent."""
         try:
             # A refusal is read by the person at the page, in its language; programs get English.
             with translation.override(self.language if self.html else settings.LANGUAGE_CODE):
-                return await database_sync_to_async(service)(*args)
+                return await database_sync_to_async(self.checked(service))(*args)
         except ServiceError as error:
             await self.send_error(error.code, error.message, client_id)
             return None
@@ -229,16 +245,15 @@ class MatchConsumer(ChatSocket, PresenceSocket, AsyncWebsocketConsumer):
             await self.send_json({"type": "rematch", "id": client_id, **answer})
 
     async def hello(self, known):
-        news, frames_out = await database_sync_to_async(self.greet)(known)
+        news, frames_out = await database_sync_to_async(self.checked(self.greet))(known)
         await self.send_all(frames_out)
-        if news:
-            await self.ring_presence(origin=self.channel_name)
+        await self.ring_presence(news, origin=self.channel_name)
 
     def greet(self, known):
         """(presence news, frames) for a hello: the versions since ``known``, else a snapshot."""
         match = fanout.read_match(self.match_id)
         if match is None:
-            return False, [self.error_frame("no_match", "There is no such match.")]
+            return None, [self.error_frame("no_match", "There is no such match.")]
         news = self.take_seat(match)
         # A new socket never hears its own arrival (see register): its first counts are read now.
         self.recount = True
@@ -257,14 +272,13 @@ class MatchConsumer(ChatSocket, PresenceSocket, AsyncWebsocketConsumer):
         # the same ring already (game/fanout.py).
         news, frames_out = await database_sync_to_async(self.changes)(message.get("ring"))
         await self.send_all(frames_out)
-        if news:
-            await self.ring_presence(origin=self.channel_name)
+        await self.ring_presence(news, origin=self.channel_name)
 
     def changes(self, ring):
         """(presence news, frames) after the doorbell ``ring``: what brings this viewer up to date."""
         match = fanout.match_after(self.match_id, ring)
         if match is None:
-            return False, []
+            return None, []
         news = self.take_seat(match)
         if self.html:
             html = self.render_update(match)

@@ -6,55 +6,58 @@ A mixin of ``MatchConsumer`` (game/live/consumers.py), whose ``connect`` sets wh
 ``match_id``, ``seed``, ``user``, ``address``, ``html`` and ``language``, and starts it with
 ``seat`` None, ``present`` and ``recount`` False.
 """
-import asyncio
-
 from channels.db import database_sync_to_async
 from django.utils import translation
 
 from .. import fairness
-from . import fanout, presence, presenter
-from .groups import match_group, presence_ring
+from . import fanout, presence, presence_news, presenter
 
 
 class PresenceSocket:
     def depart(self):
-        """Remove this socket's presence row; True if that is news for the others."""
+        """Remove this socket's presence row; what ``presence_news.claim`` says of that news for the
+        others (None: no news)."""
         presence.leave(self.channel_name)
         # A player's other sockets (tabs) still count: only the seat's last one leaving is news.
-        return self.seat is None or not presence.players(self.match_id)[self.seat]
+        return self.news(self.seat is None or not presence.players(self.match_id)[self.seat])
 
     async def register(self, seat):
         """Record (or re-record, after a watcher took a seat) this socket's presence row."""
-        if await database_sync_to_async(self.arrive)(seat):
-            await self.ring_presence(origin=self.channel_name)
+        await self.ring_presence(await database_sync_to_async(self.arrive)(seat), origin=self.channel_name)
 
     def arrive(self, seat):
-        """Write this socket's presence row under ``seat``; True if that is news for the others."""
+        """Write this socket's presence row under ``seat``; the news of it for the others (``depart``)."""
         was_connected = seat is not None and presence.players(self.match_id)[seat]
         self.seat, self.present = seat, True
         user = self.user if getattr(self.user, "is_authenticated", False) else None
         presence.arrive(self.channel_name, self.match_id, seat, user, self.address)
-        return not was_connected
+        return self.news(not was_connected)
 
-    async def ring_presence(self, origin=None):
-        """``origin``: the arriving socket, which needs no news of itself (its state tells it)."""
-        await self.channel_layer.group_send(match_group(self.match_id), presence_ring(origin))
+    def news(self, changed):
+        """For a database call that changed (``changed``) what the others count: whether and when to
+        ring them (``presence_news.claim``), or None."""
+        return presence_news.claim(self.match_id) if changed else None
 
-    async def heartbeat(self):
-        # Keeps this socket's row fresh; a process that dies stops doing so (see game/live/presence.py).
-        while True:
-            await asyncio.sleep(presence.HEARTBEAT.total_seconds())
-            await database_sync_to_async(presence.touch)(self.channel_name)
+    async def ring_presence(self, claimed, origin=None):
+        """Ring the others as ``claimed`` says (``news``). ``origin``: the arriving socket, which
+        needs no news of itself (its state tells it)."""
+        await presence_news.ring(self.channel_layer, self.match_id, claimed, origin)
+
+    def beat(self):
+        """The heartbeat (``sessions.SessionSocket.heartbeat``): keeps this socket's row fresh, as a process
+        that dies stops doing (see game/live/presence.py); whether the login holds."""
+        presence.touch(self.channel_name)
+        return self.login.holds()
 
     def take_seat(self, match):
-        """A watcher who just took the empty seat is a player now: True if so, which is news for the
-        others (one spectator fewer), and this socket's next counts must be read afresh."""
+        """A watcher who just took the empty seat is a player now: if so, this socket's next counts
+        must be read afresh, and the others have news (one spectator fewer): returned as ``news``."""
         seat = match.seat_of(self.user)
         if self.present and seat != self.seat:
             self.arrive(seat)
             self.recount = True
-            return True
-        return False
+            return self.news(True)
+        return None
 
     def counts(self, match, fresh=False):
         """The presence counts for a frame: this process's latest, unless this socket is new or just

@@ -44,6 +44,12 @@ def revoke(user, token_id):
     return bool(deleted)
 
 
+def revoke_all(user):
+    """Delete every token of ``user`` (offered with a password change); how many there were."""
+    deleted, _ = ApiToken.objects.filter(user=user).delete()
+    return deleted
+
+
 def user_for(token):
     """The active user a token belongs to, or None (unknown, revoked, malformed, or inactive user)."""
     if not isinstance(token, str) or not token.startswith(PREFIX) or len(token) > MAX_TOKEN_LENGTH:

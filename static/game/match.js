@@ -25,12 +25,22 @@
   // 4013: the server could not serve the socket for a moment (its Redis restarting, say) and asks
   // to be tried again; the extension itself only retries the standard codes.
   var TRY_AGAIN_LATER = 4013;
+  // 4401: the login the socket was opened with ended (a logout, a password change elsewhere); a new
+  // socket speaks for whoever the browser is logged in as now, and the server redraws the page.
+  var LOGIN_ENDED = 4401;
+  // 4430: too many connects from this account or address for now (the page shows why); a refused
+  // connect takes no place, so trying again now and then costs nothing.
+  var TOO_MANY_CONNECTS = 4430;
   document.addEventListener("htmx:wsClose", function (event) {
     if (!matchSocket(event)) return;
     redrawDue = false;
     setConnection("closed");
-    if (event.detail.event.code === TRY_AGAIN_LATER) {
-      setTimeout(function () { event.detail.socketWrapper.reconnect(); }, 500 + Math.random() * 1000);
+    var code = event.detail.event.code;
+    var reconnect = function () { event.detail.socketWrapper.reconnect(); };
+    if (code === TRY_AGAIN_LATER || code === LOGIN_ENDED) {
+      setTimeout(reconnect, 500 + Math.random() * 1000);
+    } else if (code === TOO_MANY_CONNECTS) {
+      setTimeout(reconnect, 30000 + Math.random() * 10000);
     }
   });
 

@@ -97,11 +97,12 @@ class BotConsumer(AsyncWebsocketConsumer):
         self.seek_task = None
         # Refusing needs a close code, and a close code needs an accepted socket.
         await self.accept()
-        user = await database_sync_to_async(tokens.user_for)(token_from(self.scope))
-        if user is None:
+        token = await database_sync_to_async(tokens.row_for)(token_from(self.scope))
+        if token is None:
             await self.send_error("bad_token", "Unknown or revoked API token.")
             await self.close(code=UNAUTHORIZED)
             return
+        user, self.token_id = token.user, token.pk
         limit = settings.MAX_BOT_SOCKETS_PER_USER
         if not await database_sync_to_async(presence.bot_arrive)(self.channel_name, user.pk, limit):
             await self.send_error("too_many_sockets", f"This account has {limit} bot sockets open already.")
@@ -145,7 +146,7 @@ class BotConsumer(AsyncWebsocketConsumer):
         # The match group also carries news meant for browsers (spectator counts, …): only a change
         # of the match concerns a program, and an unknown message must not kill its socket.
         kind = message["type"]
-        if kind.startswith("websocket.") or kind in ("match.changed", "bot.assigned"):
+        if kind.startswith("websocket.") or kind in ("match.changed", "bot.assigned", "bot.token_revoked"):
             try:
                 await super().dispatch(message)
             except recheck.LAYER_DOWN:
@@ -321,6 +322,13 @@ class BotConsumer(AsyncWebsocketConsumer):
     def is_behind(self, version, status, _rematch_status):
         """Whether the match is past what this socket last sent (game/recheck.py asks)."""
         return self.last_sent is not None and (version, status) != self.last_sent[:2]
+
+    async def bot_token_revoked(self, message):
+        """One of the account's tokens was revoked: if it is this socket's, the program's access ends
+        now, not at its next connect."""
+        if self.user is not None and not await database_sync_to_async(tokens.exists)(self.token_id):
+            await self.send_error("token_revoked", "This socket's API token was revoked.")
+            await self.close(code=UNAUTHORIZED)
 
     async def bot_assigned(self, message):
         await self.send_json({"type": "assigned", "match": message["match"]})

@@ -133,3 +133,29 @@ async def test_a_token_acts_only_for_its_own_users_seats(host, guest, outsider):
         for socket in (first, second, stranger):
             await socket.disconnect()
 
+
+
+async def test_a_revoked_token_closes_the_sockets_open_with_it_and_only_those(host):
+    revoked, kept = await program(host), await program(host)
+    try:
+        row = await database_sync_to_async(ApiToken.objects.filter(user=host).order_by("pk").first)()
+        await database_sync_to_async(tokens.revoke)(host, row.pk)
+        assert await revoked.closed_with() == 4401
+        assert revoked.frames[-1]["code"] == "token_revoked"
+        # The other token's socket still plays.
+        await kept.send({"type": "hello", "version": 0})
+        answer = await kept.receive()
+        assert answer["type"] == "error" and answer["code"] != "token_revoked"
+    finally:
+        await kept.disconnect()
+
+
+async def test_revoking_every_token_closes_every_bot_socket_of_the_account(host, outsider):
+    mine, theirs = await program(host), await program(outsider)
+    try:
+        await database_sync_to_async(tokens.revoke_all)(host)
+        assert await mine.closed_with() == 4401
+        await theirs.send({"type": "hello", "version": 0})
+        assert (await theirs.receive())["code"] != "token_revoked"
+    finally:
+        await theirs.disconnect()

@@ -38,12 +38,14 @@ DEBUG = env_flag("DEBUG")
 # A shared database means several processes behind a proxy: the hardened setup of docs/deploy.md.
 PRODUCTION = not DEBUG and bool(os.environ.get("DATABASE_URL"))
 
+# Only for the embedded setup on one machine: sessions are not worth protecting across restarts there.
+# Outside DEBUG it is flagged on every start and fails `check --deploy` (aquawar_site/checks.py).
+EMBEDDED_SECRET_KEY = "insecure-embedded-default-key-do-not-use-in-production-aquawar"
 SECRET_KEY = os.environ.get("SECRET_KEY")
 if not SECRET_KEY:
     if PRODUCTION:
         raise ImproperlyConfigured("SECRET_KEY must be set in production (DATABASE_URL is set, DEBUG is off).")
-    # Only for the embedded setup on one machine: sessions are not worth protecting across restarts there.
-    SECRET_KEY = "insecure-embedded-default-key-do-not-use-in-production-aquawar"
+    SECRET_KEY = EMBEDDED_SECRET_KEY
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
@@ -182,6 +184,9 @@ MAX_BOT_SOCKETS_PER_USER = int(os.environ.get("MAX_BOT_SOCKETS_PER_USER", "10"))
 # Accounts one client address may make per window (seconds), over every process (counted in the
 # cache, as login lockouts are): "accounts/seconds". A household or a classroom shares an address.
 SIGNUP_RATE = tuple(int(n) for n in os.environ.get("SIGNUP_RATE", "5/3600").split("/"))
+# Matches one account may make per window (seconds): "matches/seconds", over every process
+# (counted in the cache). A play-resign loop made 120 matches in 10 s; a person starts a few a minute.
+MATCH_CREATION_RATE = tuple(int(n) for n in os.environ.get("MATCH_CREATION_RATE", "20/60").split("/"))
 # An open match nobody has joined is cancelled (end_reason "expired") after this long.
 OPEN_MATCH_MINUTES = int(os.environ.get("OPEN_MATCH_MINUTES", "60"))
 # How long a player's opponent must have been away (no socket on the match) before the player may

@@ -9,9 +9,10 @@ address's first new account and lasts its seconds. The address is the one the si
 from django import forms
 from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
-from django.core.cache import cache
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.utils.translation import ngettext
+
+from game.limits import admit as window_admit
 
 CODE = "too_many_signups"
 
@@ -20,30 +21,9 @@ def _key(address):
     return f"signups:{address}"
 
 
-def _count_one(key, seconds):
-    """One more account in ``key``'s window (started if there is none); the count with it."""
-    # add() starts the window; incr() keeps its expiry and is atomic on Redis, so two processes
-    # never both take the last place.
-    if cache.add(key, 1, timeout=seconds):
-        return 1
-    try:
-        return cache.incr(key)
-    except ValueError:
-        # The window ended between the two calls.
-        return _count_one(key, seconds)
-
-
 def admit(address):
     """Count one more account for ``address``: False, and nothing counted, if its window is full."""
-    limit, seconds = settings.SIGNUP_RATE
-    key = _key(address)
-    if _count_one(key, seconds) <= limit:
-        return True
-    try:
-        cache.decr(key)
-    except ValueError:
-        pass  # the window ended meanwhile: nothing left to take back
-    return False
+    return window_admit(_key(address), settings.SIGNUP_RATE)
 
 
 def refusal():

@@ -5,6 +5,10 @@ A finished match hides nothing any more (its audience is ``"all"``), so these pa
 everything of it. An aborted match (docs/fairness.md) is listed too, marked "Aborted", but shows
 nothing of its game: its state may hold a pick the other side never saw, so it has no score, no
 turns, no summary and no replay. A live match is never listed and has no summary.
+
+The lists leave out aborted matches and empty ones (finished by their first command: a resignation
+or a forfeit before anyone moved) unless asked (``?empty=on``, or ``?result=aborted``): a loop of
+"play, resign" made hundreds of them, which would bury every match that was played.
 """
 from django import forms
 from django.contrib.auth import get_user_model
@@ -42,6 +46,7 @@ class HistoryFilter(forms.Form):
     game = forms.ChoiceField(
         label=gettext_lazy("Game"), required=False, choices=lambda: [("", gettext_lazy("Any")), *games.choices()]
     )
+    empty = forms.BooleanField(label=gettext_lazy("Aborted and empty matches too"), required=False)
 
 
 # Why an aborted match ended without a result (its end_reason; docs/fairness.md).
@@ -59,6 +64,11 @@ def finished_matches(viewer):
         visible |= Q(host=viewer) | Q(guest=viewer)
     ended = Q(status=Match.Status.FINISHED) | Q(status=Match.Status.ABORTED)
     return Match.objects.filter(visible, ended).select_related("host", "guest")
+
+
+def played():
+    """Finished matches in which more happened than their end: the first command did not end them."""
+    return Q(status=Match.Status.FINISHED, version__gt=1)
 
 
 def won_by(player):
@@ -118,6 +128,8 @@ def history_page(request, owner=None):
             matches = matches.none()
     if result == "aborted":
         matches = matches.filter(status=Match.Status.ABORTED)
+    elif not form.cleaned_data.get("empty"):
+        matches = matches.filter(played())
     if player is not None:
         matches = matches.filter(Q(host=player) | Q(guest=player))
         # Won and lost are results: an aborted match has none (no winner), so it is in neither.

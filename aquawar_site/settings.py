@@ -82,6 +82,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # The Content-Security-Policy header (CONTENT_SECURITY_POLICY below).
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Last, as django-axes asks: it turns a login refused for a lockout into the lockout page.
     "axes.middleware.AxesMiddleware",
@@ -92,6 +94,26 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+
+# Only the site's own scripts run: no inline script, no inline event handler, no eval, so an
+# injected <script> or onclick= does nothing even if some template ever let one through. Every page
+# passes it with no exception for scripts (the browser tests fail on any violation: tests/browser).
+# Style attributes stay allowed (the boards set a bar's width, a mark's order): they run no code;
+# <style> elements do not. The sockets are the site's own origin ('self' covers ws:/wss: to it).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "style-src-attr": ["'unsafe-inline'"],
+        "img-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 ROOT_URLCONF = "aquawar_site.urls"
 

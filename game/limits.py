@@ -92,8 +92,9 @@ def admit(key, rate):
 
 def check_creation_rate(user_id):
     """Count one more match made for ``user_id`` (by the lobby, against the computer, by a program's
-    ``create``/``play``, by a rematch); refuse it beyond ``MATCH_CREATION_RATE``. Call it after the
-    other checks, so that a match refused for another reason costs no place."""
+    ``create``/``play``, by a rematch, by a quick-pairing seek); refuse it beyond
+    ``MATCH_CREATION_RATE``. Call it after the other checks, so that a match refused for another
+    reason costs no place."""
     if admit(f"matches-made:{user_id}", settings.MATCH_CREATION_RATE):
         return
     limit, seconds = settings.MATCH_CREATION_RATE

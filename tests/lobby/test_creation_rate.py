@@ -12,6 +12,8 @@ from game import fairness, rematch, services
 from game.models import Match
 from game.programs import seats
 from game.services import ServiceError
+from ratings import pairing
+from ratings.models import Seek
 from tests.game.helpers import HOST_TEAMS
 
 pytestmark = pytest.mark.django_db
@@ -64,6 +66,16 @@ def test_open_matches_and_rematches_count_too(host, guest):
     assert made(host) == RATE[0]
     # The rate is per account: the guest may still make theirs.
     services.create_match(guest)
+
+
+def test_quick_pairing_seeks_count_too(host, guest):
+    for _ in range(RATE[0]):
+        services.create_match(host, private=True)
+    with pytest.raises(ServiceError) as refused:
+        pairing.seek(host)
+    assert refused.value.code == "too_many_new"
+    assert not Seek.objects.filter(user=host).exists()
+    pairing.seek(guest)  # someone else's seek is theirs to make
 
 
 def test_the_ladders_own_matches_are_not_counted_against_the_program(host):

@@ -14,7 +14,7 @@ from game.programs import seats
 from game.services import ServiceError
 from ratings import pairing
 from ratings.models import Seek
-from tests.game.helpers import HOST_TEAMS
+from tests.game.helpers import GUEST_TEAMS, HOST_TEAMS
 
 pytestmark = pytest.mark.django_db
 
@@ -107,14 +107,21 @@ def test_aborted_and_empty_matches_are_listed_only_when_asked_for(host, guest, o
     fairness.abort(aborted.pk, host)
     empty = services.join_match(services.create_match(host), guest)
     services.resign(empty, guest, None)  # resigned before anything else happened
+    # As in a "play, resign" loop where the computer's pick lands first: one side never moved.
+    one_sided = services.join_match(services.create_match(host), guest)
+    services.apply_command(one_sided.pk, host, "h", 0, HOST_TEAMS[1])
+    services.resign(one_sided, guest, None)
     played = services.join_match(services.create_match(host), guest)
     services.apply_command(played.pk, host, "h", 0, HOST_TEAMS[1])
+    services.apply_command(played.pk, guest, "g", 1, GUEST_TEAMS[1])
     services.resign(played, guest, None)
+    hidden = [aborted.pk, empty.pk, one_sided.pk]
     for url in ("/history/", "/users/host/history/", "/history/?player=host&result=any"):
         assert listed(outsider_client.get(url)) == [played.pk], url
         everything = outsider_client.get(url + ("&" if "?" in url else "?") + "empty=on")
-        assert listed(everything) == sorted([aborted.pk, empty.pk, played.pk]), url
+        assert listed(everything) == sorted([*hidden, played.pk]), url
     assert listed(outsider_client.get("/history/?result=aborted")) == [aborted.pk]
     assert listed(outsider_client.get("/history/?result=won&player=guest&empty=on")) == []
-    assert listed(outsider_client.get("/history/?result=won&player=host&empty=on")) == sorted([empty.pk, played.pk])
+    assert listed(outsider_client.get("/history/?result=won&player=host")) == [played.pk]
+    assert listed(outsider_client.get("/history/?result=won&player=host&empty=on")) == sorted([empty.pk, one_sided.pk, played.pk])
     assert 'name="empty"' in outsider_client.get("/history/").content.decode()

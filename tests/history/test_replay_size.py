@@ -3,37 +3,18 @@ imported 神迹之战 record (1,388 commands) gave a 13.4 MB page, built afresh 
 anonymous ones included. The page now sends each frame's view as the change from the one before
 (static/game/replay.js rebuilds them), and the built data is cached per audience and language."""
 import json
-import random
 
 import pytest
 from django.test import Client
 
-from game import games
 from game.history import imports, replays
 from game.models import Match
 
-from tests.replay_data import replay_data
+from tests.replay_data import long_miracle_record, replay_data
 
 from .helpers import embedded
 
 pytestmark = pytest.mark.django_db
-
-
-def long_miracle_record(seed=7):
-    """A whole 神迹之战 match of random commands, mostly not ending the turn, that runs to turn 100:
-    about 1,300 commands, a record of about 70 KB, as the review's."""
-    game = games.get("miracle")
-    rng = random.Random(seed)
-    state = game.new_match(seed)
-    commands = []
-    while game.outcome(state) is None:
-        seat = game.to_move(state)[0]
-        legal = game.legal_commands(state, seat)
-        going_on = [c for c in legal if c.get("type") != "end_turn"]
-        command = rng.choice(going_on if going_on and rng.random() < 0.8 else legal)
-        state, _events = game.apply(state, seat, command)
-        commands.append((seat, command))
-    return json.dumps(game.make_record(seed, commands, players=("North", "South"))).encode()
 
 
 @pytest.fixture

@@ -38,12 +38,14 @@ DEBUG = env_flag("DEBUG")
 # A shared database means several processes behind a proxy: the hardened setup of docs/deploy.md.
 PRODUCTION = not DEBUG and bool(os.environ.get("DATABASE_URL"))
 
+# Only for the embedded setup on one machine: sessions are not worth protecting across restarts there.
+# Outside DEBUG it is flagged on every start and fails `check --deploy` (aquawar_site/checks.py).
+EMBEDDED_SECRET_KEY = "insecure-embedded-default-key-do-not-use-in-production-aquawar"
 SECRET_KEY = os.environ.get("SECRET_KEY")
 if not SECRET_KEY:
     if PRODUCTION:
         raise ImproperlyConfigured("SECRET_KEY must be set in production (DATABASE_URL is set, DEBUG is off).")
-    # Only for the embedded setup on one machine: sessions are not worth protecting across restarts there.
-    SECRET_KEY = "insecure-embedded-default-key-do-not-use-in-production-aquawar"
+    SECRET_KEY = EMBEDDED_SECRET_KEY
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
@@ -80,6 +82,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # The Content-Security-Policy header (CONTENT_SECURITY_POLICY below).
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Last, as django-axes asks: it turns a login refused for a lockout into the lockout page.
     "axes.middleware.AxesMiddleware",
@@ -90,6 +94,26 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+
+# Only the site's own scripts run: no inline script, no inline event handler, no eval, so an
+# injected <script> or onclick= does nothing even if some template ever let one through. Every page
+# passes it with no exception for scripts (the browser tests fail on any violation: tests/browser).
+# Style attributes stay allowed (the boards set a bar's width, a mark's order): they run no code;
+# <style> elements do not. The sockets are the site's own origin ('self' covers ws:/wss: to it).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "style-src-attr": ["'unsafe-inline'"],
+        "img-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 ROOT_URLCONF = "aquawar_site.urls"
 
@@ -204,6 +228,9 @@ MAX_BOT_SOCKETS_PER_USER = int(os.environ.get("MAX_BOT_SOCKETS_PER_USER", "10"))
 # Accounts one client address may make per window (seconds), over every process (counted in the
 # cache, as login lockouts are): "accounts/seconds". A household or a classroom shares an address.
 SIGNUP_RATE = tuple(int(n) for n in os.environ.get("SIGNUP_RATE", "5/3600").split("/"))
+# Matches one account may make per window (seconds): "matches/seconds", over every process
+# (counted in the cache). A play-resign loop made 120 matches in 10 s; a person starts a few a minute.
+MATCH_CREATION_RATE = tuple(int(n) for n in os.environ.get("MATCH_CREATION_RATE", "20/60").split("/"))
 # An open match nobody has joined is cancelled (end_reason "expired") after this long.
 OPEN_MATCH_MINUTES = int(os.environ.get("OPEN_MATCH_MINUTES", "60"))
 # How long a player's opponent must have been away (no socket on the match) before the player may

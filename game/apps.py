@@ -7,6 +7,8 @@ class GameConfig(AppConfig):
     def ready(self):
         from django.core.signals import request_finished
 
+        import aquawar_site.checks  # noqa: F401 (registers the site's own system checks)
+
         from .dbconnections import close_request_connections
         from .programs.runner import on_settle_requested
         from .services import settle_requested

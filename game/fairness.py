@@ -6,6 +6,8 @@
   clock allows (``claim_after``) may claim the win (the opponent loses, "abandon") or abort the
   match instead (end_reason "opponent_left").
 - A clock that runs out before its person's first command aborts the match (services.forfeit_overdue).
+  Without a clock the same holds for a claim: an opponent who left before their first command
+  cannot be beaten, only aborted (``claim_win`` refuses; the page offers the abort alone).
 
 An aborted match has status "aborted": no winner, no loser, no rating change. Every decision is made
 under the match's lock, like every other change (game/services.py).
@@ -18,7 +20,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .models import Match, Presence
+from .models import Match, MatchEvent, Presence
 from .programs.models import BotSeat
 from .services import ABORTED, Result, ServiceError, _call_off, _change, _locked, forfeit_command
 from .live import presence
@@ -52,7 +54,10 @@ def opponent(match_id, seat, status, move_seconds, players):
     if seat is None or players is None or status not in ("live", "finished"):
         return None
     other = 1 - seat
-    info = {"match": match_id, "connected": players[other], "computer": False, "claim_at": None, "claimable": False}
+    info = {
+        "match": match_id, "connected": players[other], "computer": False,
+        "claim_at": None, "claimable": False, "winnable": False,
+    }
     if status != "live":
         return info
     level = machines(match_id).get(other)
@@ -63,7 +68,7 @@ def opponent(match_id, seat, status, move_seconds, players):
         since = away_since(match_id, other)
         if since is not None:
             at = since + claim_after(move_seconds)
-            info.update(claim_at=epoch_ms(at), claimable=at <= timezone.now())
+            info.update(claim_at=epoch_ms(at), claimable=at <= timezone.now(), winnable=moved(match_id, other))
     return info
 
 
@@ -77,6 +82,11 @@ def _claimable(current, seat):
         raise ServiceError(
             "not_claimable", _("Your opponent is still here, or has not been away long enough: keep playing.")
         )
+
+
+def moved(match_id, seat):
+    """Whether ``seat`` made any command of the match (a forfeit by the server counts too)."""
+    return MatchEvent.objects.filter(match_id=match_id, seat=seat).exists()
 
 
 def _player_seat(current, user):
@@ -114,6 +124,13 @@ def claim_win(match_id, user):
         seat = _player_seat(current, user)
         _claimable(current, seat)
         other = 1 - seat
+        if not moved(current.pk, other):
+            # As a clock's running out before the first command aborts (services.forfeit_overdue):
+            # nobody played a match that could be won, with or without a clock.
+            raise ServiceError(
+                "no_first_move",
+                _("Your opponent left before making a move: there is no win to claim. Abort the match instead."),
+            )
 
         def run(game, state, _seat, _current):
             return game.resign(state, other, "abandon")

@@ -1,13 +1,19 @@
 """How much one account may have going at once, checked where a seat is taken or a match is made.
 
 Each check runs in the transaction that seats the person, with their account held
-(``hold_account``), so two requests at once cannot both pass it.
+(``hold_account``), so two requests at once cannot both pass it. How many matches an account may
+make per window of time (``MATCH_CREATION_RATE``) is counted in the cache instead, as sign-ups
+are: Redis in production, shared by every process, and the counts expire by themselves.
 """
+from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db.models import Q
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from .errors import ServiceError
+from .windows import admit
 from .programs import dispatch
 from .models import Match, hold_account, program_marked
 
@@ -71,3 +77,20 @@ def check_open_limit(user_id):
     if Match.objects.filter(host_id=user_id, status=Match.Status.OPEN).count() >= MAX_OPEN_MATCHES:
         message = _("You already have %(count)d open matches: cancel one first.")
         raise ServiceError("too_many_open", message % {"count": MAX_OPEN_MATCHES})
+
+
+def check_creation_rate(user_id):
+    """Count one more match made for ``user_id`` (by the lobby, against the computer, by a program's
+    ``create``/``play``, by a rematch, by a quick-pairing seek); refuse it beyond
+    ``MATCH_CREATION_RATE``. Call it after the other checks, so that a match refused for another
+    reason costs no place."""
+    if admit(f"matches-made:{user_id}", settings.MATCH_CREATION_RATE):
+        return
+    limit, seconds = settings.MATCH_CREATION_RATE
+    minutes = max(1, round(seconds / 60))
+    message = ngettext(
+        "You started too many matches just now (at most %(count)d in %(minutes)d minute): wait a little, then try again.",
+        "You started too many matches just now (at most %(count)d in %(minutes)d minutes): wait a little, then try again.",
+        minutes,
+    ) % {"count": limit, "minutes": minutes}
+    raise ServiceError("too_many_new", message)

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from . import games
-from .limits import check_live_limit, check_vs_computer_limit
+from .limits import check_creation_rate, check_live_limit, check_vs_computer_limit
 from .models import Match, hold_account, new_seed
 from .programs.models import BotSeat
 from .services import ServiceError, _changed, _locked, _ring_on_commit
@@ -85,6 +85,8 @@ def _start(old, actor_id):
     # In the order of their ids: two rematches between the same two at once hold them alike.
     for player in sorted((old.host_id, old.guest_id)):
         check_live_limit(player, opponent=player != actor_id)
+    # Whoever made it happen (against the computer: at once) made one more match.
+    check_creation_rate(actor_id)
     game = games.get(old.game)
     first = 1 - game.first_mover(game.load(old.state))
     seed = new_seed()

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from . import games
 from .errors import ServiceError
-from .limits import check_live_limit, check_open_limit, check_vs_computer_limit, require_member
+from .limits import check_creation_rate, check_live_limit, check_open_limit, check_vs_computer_limit, require_member
 from .live import clocks, groups, presence
 from .models import BotAccount, BotSeat, Match, MatchEvent, hold_account, new_seed
 
@@ -79,13 +79,15 @@ def _checked_time_control(game, move_seconds):
     return chosen
 
 
-def create_match(host, *, private=False, move_seconds=0, level=None, game=games.DEFAULT, rated=False):
+def create_match(host, *, private=False, move_seconds=0, level=None, game=games.DEFAULT, rated=False, paced=True):
     """A new open match of ``game`` (a name) hosted by ``host``. ``move_seconds``: the time control
     for the people in it, one of the game's ``time_controls``. ``level``: the built-in level that
     joins it at once (game/programs/seats.py), so it counts against the live matches against that
     level, not the open ones. Both limits are checked here, where every match but a rematch is made,
     and the host's live matches too: an open match becomes one more of them when someone joins.
-    ``rated``: the result changes both players' ratings; never against a built-in level."""
+    ``rated``: the result changes both players' ratings; never against a built-in level.
+    ``paced``: counted against the host's ``MATCH_CREATION_RATE``; False only for a match the
+    server makes on its own schedule (the programs' ladder), which the host did not ask for."""
     require_member(host)
     chosen = _checked_time_control(game, move_seconds)
     if rated and level is not None:
@@ -97,6 +99,8 @@ def create_match(host, *, private=False, move_seconds=0, level=None, game=games.
         else:
             check_open_limit(host.pk)
         check_live_limit(host.pk)
+        if paced:
+            check_creation_rate(host.pk)
         return Match.objects.create(
             host=host, private=bool(private), move_seconds=move_seconds, game=chosen.name, rated=bool(rated)
         )

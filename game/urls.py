@@ -15,9 +15,9 @@ urlpatterns = [
     path("match/<int:match_id>/chat/mute/", views.chat_mute, name="chat_mute"),
     path("games/<slug:name>/how-to-play/", views.how_to_play, name="how_to_play"),
 ]
-# Each game's own views for the players of a match (Aquawar's deduction aid), under the same names.
+# Each game's own pages for the players of a match (Aquawar's deduction aid), one route per path
+# whatever the game: the view asks the match's game for its page, a 404 where it has none.
 urlpatterns += [
-    path(f"match/<int:match_id>/{suffix}", views.for_players(view), name=name)
-    for game in games.every()
-    for suffix, name, view in game.web.player_views
+    path(f"match/<int:match_id>/{suffix}", views.game_page(suffix), name=name)
+    for suffix, name in {suffix: name for game in games.every() for suffix, name, _view in game.web.player_views}.items()
 ]

@@ -1,7 +1,7 @@
 """The match page, and the POST forms beside its socket (moves, resign, rematch) for pages without one."""
 import json
 import uuid
-from functools import partial, wraps
+from functools import partial
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -57,22 +57,23 @@ def match_page(request, match_id):
     return render(request, "game/match.html", context)
 
 
-def for_players(view):
-    """A game's view on a match for its two players (``Presentation.player_views``), called as
-    ``view(request, match, seat, projected)``: ``projected()`` is every event so far as that seat
-    may see it. Anyone else gets a 404, as for a match that does not exist."""
+def game_page(suffix):
+    """The view at ``match/<id>/<suffix>`` for a match's two players: the match's own game's
+    (``Presentation.player_views``), called as ``view(request, match, seat, projected)`` where
+    ``projected()`` is every event so far as that seat may see it. A 404 for anyone else, as for a
+    match that does not exist, and for a match whose game has no such page."""
 
     @require_GET
     @login_required
-    @wraps(view)
-    def wrapper(request, match_id):
+    def page(request, match_id):
         match = get_object_or_404(Match, pk=match_id)
         seat = match.seat_of(request.user)
-        if seat is None:
+        views = {own_suffix: view for own_suffix, _name, view in games.get(match.game).web.player_views}
+        if seat is None or suffix not in views:
             raise Http404
-        return view(request, match, seat, partial(projected, match, seat))
+        return views[suffix](request, match, seat, partial(projected, match, seat))
 
-    return wrapper
+    return page
 
 
 def projected(match, seat):

@@ -12,7 +12,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.utils.translation import ngettext
 
-from game.live.connects import admit_one
+from game.windows import admit as window_admit
 
 CODE = "too_many_signups"
 
@@ -23,8 +23,7 @@ def _key(address):
 
 def admit(address):
     """Count one more account for ``address``: False, and nothing counted, if its window is full."""
-    limit, seconds = settings.SIGNUP_RATE
-    return admit_one(_key(address), limit, seconds)
+    return window_admit(_key(address), settings.SIGNUP_RATE)
 
 
 def refusal():

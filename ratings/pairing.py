@@ -71,6 +71,8 @@ def seek(user, *, game=games.DEFAULT, move_seconds=0, rated=False, program=False
             # Checked here, not when the pairing starts the match (``services.start_many``, which
             # tournaments share): a seeker past the limit never enters the pool.
             limits.check_live_limit(user.pk)
+            # A seek asks for a match: counted as one made, so seek-resign loops are paced too.
+            limits.check_creation_rate(user.pk)
             row = Seek.objects.create(user=user, **fields)
     except IntegrityError:
         # Another request of this account made its seek at the same moment.

@@ -350,6 +350,7 @@ class Presentation:
     #: Extra views on a match for its players: [(path suffix, URL name, view)], routed as
     #: ``match/<id>/<suffix>`` in the "game" namespace; each view is called as
     #: ``view(request, match, seat, projected)`` once the platform has checked that the user plays
-    #: the match, where ``projected()`` returns every event so far as that seat may see it.
+    #: the match, where ``projected()`` returns every event so far as that seat may see it. A path
+    #: is answered for this game's matches only: on another game's match it is a 404.
     player_views = ()
 

@@ -9,8 +9,10 @@ import json
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
@@ -20,7 +22,7 @@ from ..chat import service as chat
 from ..games.base import RecordError
 from ..live import frames
 from ..models import Match
-from . import imports, replays
+from . import deltas, imports, replays
 from .views import finished_match, source
 
 
@@ -46,27 +48,46 @@ def replay(request, match_id):
         raise Http404
     game = games.get(match.game)
     audience = replays.audience_allowed(match, request.GET.get("as"))
-    steps = replays.replay_frames(match, audience)
     names = frames.players(match)
-    drawing = game.web.replay_data(steps, audience)
-    data = {"players": names, "audience": audience, "frames": steps, **drawing["data"]}
     context = {
         "match": match,
         "names": names,
         "audience": "0" if audience == 0 else "1" if audience == 1 else audience,
         "perspectives": perspectives(match, names),
         "invite": invite if match.private else None,
-        "data": data,
-        "rounds": drawing["rounds"],
+        **viewer(match, game, audience, names),
         "parts": game.web.templates,
         "script": game.web.replay_script,
         "source": source(match, names),
-        "log": [line for step in steps for line in step["lines"] if line],
         # The chat is shown once the match is over (both rooms then: game/chat/service.py), less
         # the lines of whoever the viewer muted.
         "chat": chat.box(match, None, request.user) if match.status == Match.Status.FINISHED else None,
     }
     return render(request, "history/replay.html", context)
+
+
+# Long enough that a page visited again is served from the cache; a finished match never changes,
+# and a live one is keyed by its version.
+REPLAY_CACHE_SECONDS = 3600
+
+
+def viewer(match, game, audience, names):
+    """The replay viewer's data, jump list and plain log for ``audience`` at the match's version,
+    in the current language (its log lines and names are words): built once, then cached, since
+    replaying a long match costs a second and the page is open to anyone who may watch it."""
+    key = f"replay:{match.pk}:{match.version}:{audience}:{get_language()}"
+    built = cache.get(key)
+    if built is None:
+        steps = replays.replay_frames(match, audience)
+        drawing = game.web.replay_data(steps, audience)
+        built = {
+            # Each view as the change from the one before: the page's size follows the record's.
+            "data": {"players": names, "audience": audience, "frames": deltas.packed(steps), **drawing["data"]},
+            "rounds": list(drawing["rounds"]),
+            "log": [line for step in steps for line in step["lines"] if line],
+        }
+        cache.set(key, built, REPLAY_CACHE_SECONDS)
+    return built
 
 
 @require_safe

@@ -5,11 +5,15 @@ A finished match hides nothing any more (its audience is ``"all"``), so these pa
 everything of it. An aborted match (docs/fairness.md) is listed too, marked "Aborted", but shows
 nothing of its game: its state may hold a pick the other side never saw, so it has no score, no
 turns, no summary and no replay. A live match is never listed and has no summary.
+
+The lists leave out aborted matches and empty ones (finished before both sides made a move: a
+resignation or a forfeit, say straight after the computer's first pick) unless asked (``?empty=on``, or ``?result=aborted``): a loop of
+"play, resign" made hundreds of them, which would bury every match that was played.
 """
 from django import forms
 from django.contrib.auth import get_user_model
 from django.core.paginator import Paginator
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
@@ -19,7 +23,7 @@ from django.views.decorators.http import require_safe
 from .. import games
 from ..access import may_watch
 from ..live import frames
-from ..models import Match
+from ..models import Match, MatchEvent
 from .charts import plot
 from .replays import steps
 
@@ -42,6 +46,7 @@ class HistoryFilter(forms.Form):
     game = forms.ChoiceField(
         label=gettext_lazy("Game"), required=False, choices=lambda: [("", gettext_lazy("Any")), *games.choices()]
     )
+    empty = forms.BooleanField(label=gettext_lazy("Aborted and empty matches too"), required=False)
 
 
 # Why an aborted match ended without a result (its end_reason; docs/fairness.md).
@@ -60,6 +65,17 @@ def finished_matches(viewer):
         visible |= Q(host=viewer) | Q(guest=viewer)
     ended = Q(status=Match.Status.FINISHED) | Q(status=Match.Status.ABORTED)
     return Match.objects.filter(visible, ended).select_related("host", "guest")
+
+
+def moved(seat):
+    """Matches in which ``seat`` made a command of the game (a forfeit stored for it is none)."""
+    commands = MatchEvent.objects.filter(match=OuterRef("pk"), seat=seat).exclude(command__has_key="resign")
+    return Exists(commands)
+
+
+def played(matches):
+    """The finished ``matches`` in which both sides made a move: not ended before one of them did."""
+    return matches.filter(moved(0), moved(1), status=Match.Status.FINISHED)
 
 
 def won_by(player):
@@ -119,6 +135,8 @@ def history_page(request, owner=None):
             matches = matches.none()
     if result == "aborted":
         matches = matches.filter(status=Match.Status.ABORTED)
+    elif not form.cleaned_data.get("empty"):
+        matches = played(matches)
     if player is not None:
         matches = matches.filter(Q(host=player) | Q(guest=player))
         # Won and lost are results: an aborted match has none (no winner), so it is in neither.

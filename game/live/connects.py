@@ -11,7 +11,8 @@ as sign-ups are (lobby/signups.py): Redis in production, shared by every process
 the one the site trusts (aquawar_site/security.py).
 """
 from django.conf import settings
-from django.core.cache import cache
+
+from ..windows import admit, take_back
 
 # The close code of a socket refused for connecting too often: 4000 + HTTP's 429, as the socket caps'
 # 4429 is, plus one so a client can tell "wait a little" from "close some tabs".
@@ -21,44 +22,16 @@ CODE = "too_many_connects"
 CROWDED_CLOSE_CODE = 4429
 
 
-def count_one(key, seconds):
-    """One more in ``key``'s window (started, lasting ``seconds``, if there is none); the count with it."""
-    # add() starts the window; incr() keeps its expiry and is atomic on Redis, so two processes
-    # never both take the last place.
-    if cache.add(key, 1, timeout=seconds):
-        return 1
-    try:
-        return cache.incr(key)
-    except ValueError:
-        # The window ended between the two calls.
-        return count_one(key, seconds)
-
-
-def take_back(key):
-    try:
-        cache.decr(key)
-    except ValueError:
-        pass  # the window ended meanwhile: nothing left to take back
-
-
-def admit_one(key, limit, seconds):
-    """Count one more in ``key``'s window: False, and nothing counted, if the window is full."""
-    if count_one(key, seconds) <= limit:
-        return True
-    take_back(key)
-    return False
-
-
 def refusal(user, address):
     """Count one more connect for ``user`` (if logged in) and ``address``: None, or the message
     that refuses it (then nothing is counted)."""
     user_id = user.pk if getattr(user, "is_authenticated", False) else None
     limit, seconds = settings.SOCKET_CONNECT_RATE
     account_key = f"connects:user:{user_id}"
-    if user_id is not None and not admit_one(account_key, limit, seconds):
+    if user_id is not None and not admit(account_key, settings.SOCKET_CONNECT_RATE):
         return f"Too many connects: at most {limit} per {seconds} seconds for an account. Wait, then reconnect."
     address_limit, address_seconds = settings.SOCKET_CONNECT_RATE_PER_ADDRESS
-    if not admit_one(f"connects:address:{address or ''}", address_limit, address_seconds):
+    if not admit(f"connects:address:{address or ''}", settings.SOCKET_CONNECT_RATE_PER_ADDRESS):
         if user_id is not None:
             take_back(account_key)
         return (

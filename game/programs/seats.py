@@ -54,7 +54,8 @@ def start_vs_computer(user, level, *, program=False, move_seconds=0, game=games.
         raise ServiceError("rated_vs_computer", _("A match against the computer can't be rated."))
     bot = bot_account(level)
     with transaction.atomic():
-        match = services.create_match(user, move_seconds=move_seconds, level=level, game=game)
+        # Only the ladder makes a rated match against a level, on its own schedule: not the host's pace.
+        match = services.create_match(user, move_seconds=move_seconds, level=level, game=game, paced=not rated)
         if rated:
             match.rated = True
             Match.objects.filter(pk=match.pk).update(rated=True)

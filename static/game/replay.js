@@ -4,13 +4,44 @@
 (function () {
   "use strict";
 
-  // The page's parts and its frames (json_script "replay-data") with the game's words ("replay-text"),
-  // or null on a page without a replay.
+  // A frame's view from the one before and its changes (game/history/deltas.py): each container on
+  // a changed path is copied once, so the views share what did not change and none is altered.
+  function changed(before, ops) {
+    const root = { view: before };
+    const copied = new Set();
+    const own = (parent, key) => {
+      let child = parent[key];
+      if (!copied.has(child)) {
+        child = Array.isArray(child) ? child.slice() : Object.assign({}, child);
+        parent[key] = child;
+        copied.add(child);
+      }
+      return child;
+    };
+    for (const [kind, path, value] of ops) {
+      let parent = root;
+      let key = "view";
+      for (const step of path) {
+        parent = own(parent, key);
+        key = step;
+      }
+      if (kind === "s") parent[key] = value;
+      else if (kind === "d") delete parent[key];
+      else own(parent, key).length = value;
+    }
+    return root.view;
+  }
+
+  // The page's parts and its frames (json_script "replay-data", every view after the first sent as
+  // its changes) with the game's words ("replay-text"), or null on a page without a replay.
   function page() {
     const root = document.getElementById("replay");
     const source = document.getElementById("replay-data");
     if (!root || !source) return null;
     const data = JSON.parse(source.textContent);
+    data.frames.forEach((frame, f) => {
+      if (f > 0) frame.view = changed(data.frames[f - 1].view, frame.changes);
+    });
     return {
       root: root,
       data: data,

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from ..live_server import serving
-from .ui import CHROMIUM
+from .ui import CHROMIUM, CSP_VIOLATIONS
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -32,14 +32,17 @@ def live_server_url(request, django_db_setup, django_db_blocker):
 
 @pytest.fixture
 def browser(live_server_url, transactional_db):
-    """A Chromium for one test; stopped before the database is flushed (it needs no event loop)."""
+    """A Chromium for one test; stopped before the database is flushed (it needs no event loop).
+    The test fails if any page it opened reported a Content-Security-Policy violation (ui.new_page)."""
     from playwright.sync_api import sync_playwright
 
+    CSP_VIOLATIONS.clear()
     playwright = sync_playwright().start()
     chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
     yield chromium
     chromium.close()
     playwright.stop()
+    assert not CSP_VIOLATIONS, "Content-Security-Policy violations:\n" + "\n".join(CSP_VIOLATIONS)
 
 
 @pytest.fixture

@@ -26,11 +26,23 @@ def skip_without_a_browser():
         )
 
 
+# Every Content-Security-Policy violation any page of the running test reported in its console
+# (Chromium logs each one there: "Refused to execute inline script because it violates …");
+# tests/browser/conftest.py fails the test on any.
+CSP_VIOLATIONS = []
+
+
+def report_csp_violations(message):
+    if "Content Security Policy" in message.text:
+        CSP_VIOLATIONS.append(f"{message.page.url if message.page else '?'}: {message.text}")
+
+
 def new_page(browser, base_url, *, width=1280, height=900, locale="en-US", touch=False):
     context = browser.new_context(
         base_url=base_url, viewport={"width": width, "height": height}, locale=locale, has_touch=touch
     )
     context.set_default_timeout(TIMEOUT_MS)
+    context.on("console", report_csp_violations)
     return context.new_page()
 
 

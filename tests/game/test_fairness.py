@@ -33,6 +33,12 @@ def overdue(match, seat):
     Match.objects.filter(pk=match.pk).update(**{f"deadline_{seat}": timezone.now() - timedelta(seconds=1)})
 
 
+def picked(match, guest):
+    """The guest locked in their first team: they moved, so they can be beaten."""
+    services.apply_command(match.pk, guest, "g", fresh(match).version, GUEST_TEAMS[1])
+    return match
+
+
 def left(match, seat, ago):
     """``seat``'s player closed their last socket on the match ``ago`` ago."""
     Presence.objects.create(
@@ -171,7 +177,7 @@ def test_only_a_player_may_abort_or_claim(host, outsider, wakes):
 
 def test_the_win_can_be_claimed_only_once_the_opponent_is_away_long_enough(host, guest, settings):
     settings.CLAIM_AFTER_SECONDS = 60
-    match = live_match(host, guest)
+    match = picked(live_match(host, guest), guest)
     left(match, 1, timedelta(seconds=30))
     with pytest.raises(services.ServiceError):
         fairness.claim_win(match.pk, host)
@@ -201,15 +207,33 @@ def test_an_opponent_who_never_came_counts_from_the_last_change(host, guest, set
     settings.CLAIM_AFTER_SECONDS = 60
     match = live_match(host, guest)
     with pytest.raises(services.ServiceError):
-        fairness.claim_win(match.pk, host)
+        fairness.abort(match.pk, host)
     Match.objects.filter(pk=match.pk).update(updated=timezone.now() - timedelta(seconds=61))
-    fairness.claim_win(match.pk, host)
-    assert fresh(match).winner == 0
+    fairness.abort(match.pk, host)
+    assert (fresh(match).status, fresh(match).end_reason) == ("aborted", "opponent_left")
+
+
+def test_a_match_without_a_clock_cannot_be_won_from_an_opponent_who_never_moved(host, guest, settings):
+    """Issue #30 item 9: a rated match with no clock was claimed (and rated) from an opponent who
+    left before their first command; as with a clock, there is no result to be had, only an abort."""
+    settings.CLAIM_AFTER_SECONDS = 60
+    match = services.join_match(services.create_match(host, rated=True), guest)
+    services.apply_command(match.pk, host, "h", 0, HOST_TEAMS[1])
+    left(match, 1, timedelta(minutes=5))
+    html = page(host, match)
+    assert "Claim the win" not in html and "left before making a move" in html and "Abort (no result)" in html
+    with pytest.raises(services.ServiceError) as refused:
+        fairness.claim_win(match.pk, host)
+    assert refused.value.code == "no_first_move"
+    assert fresh(match).status == "live" and not MatchEvent.objects.filter(match=match, seat=1).exists()
+    fairness.abort(match.pk, host)
+    assert (fresh(match).status, fresh(match).winner) == ("aborted", None)
 
 
 async def test_claiming_over_the_socket(host, guest, settings):
     settings.CLAIM_AFTER_SECONDS = 60
     match = await database_sync_to_async(live_match)(host, guest)
+    await database_sync_to_async(picked)(match, guest)
     await database_sync_to_async(left)(match, 1, timedelta(minutes=5))
     socket = await open_socket(match.pk, host)
     try:

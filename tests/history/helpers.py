@@ -9,6 +9,7 @@ from game import services
 from game.games.aquawar.engine.randomplay import random_command
 from game.games.aquawar.engine.record import parse_record
 from game.models import Match, MatchEvent
+from tests.replay_data import rebuilt
 
 HOST_PICK = {"pick": ["mimic_fish", "archerfish", "sea_wolf", "sunfish"], "mimic": "octopus"}
 GUEST_PICK = {"pick": ["manta_ray", "clownfish", "electric_eel", "pufferfish"]}
@@ -75,7 +76,9 @@ def embedded(response, element_id):
     html = response.content.decode()
     found = re.search(rf'<script id="{element_id}" type="application/json">(.*?)</script>', html, re.S)
     assert found, f"no {element_id} on the page"
-    return json.loads(found.group(1))
+    data = json.loads(found.group(1))
+    # The replay's views come as changes from the frame before: whole again, as the page reads them.
+    return rebuilt(data) if element_id == "replay-data" else data
 
 
 def record_of(match):

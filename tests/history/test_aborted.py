@@ -1,5 +1,5 @@
 """An aborted match (a clock ran out before its player's first pick, docs/fairness.md) in the
-history lists: marked "Aborted", in no won/lost filter, and showing nothing of its game — the other
+history lists (asked for: ``?empty=on`` or ``?result=aborted``): marked "Aborted", in no won/lost filter, and showing nothing of its game — the other
 side's locked-in team was never revealed."""
 import re
 from datetime import timedelta
@@ -42,7 +42,7 @@ def row_of(response, match):
 
 
 def test_it_lists_an_aborted_match_as_aborted_without_a_result_or_links(aborted, outsider_client):
-    row = row_of(outsider_client.get("/history/"), aborted)
+    row = row_of(outsider_client.get("/history/?empty=on"), aborted)
     assert "data-aborted" in row and "Aborted" in row and "no first move in time" in row
     assert "<td data-score>—</td>" in row and "<td data-turns>—</td>" in row
     assert f"/match/{aborted.pk}/summary/" not in row and f"/match/{aborted.pk}/replay/" not in row
@@ -51,18 +51,18 @@ def test_it_lists_an_aborted_match_as_aborted_without_a_result_or_links(aborted,
 
 def test_a_players_history_marks_it_aborted_never_won_or_lost(aborted, finished, outsider_client):
     for name in ("host", "guest"):
-        page = outsider_client.get(f"/users/{name}/history/")
+        page = outsider_client.get(f"/users/{name}/history/?empty=on")
         assert listed(page) == sorted([aborted.pk, finished.pk])
         assert 'data-result="aborted"' in row_of(page, aborted)
         for result in ("won", "lost"):
             assert aborted.pk not in listed(outsider_client.get(f"/users/{name}/history/?result={result}"))
         assert listed(outsider_client.get(f"/users/{name}/history/?result=aborted")) == [aborted.pk]
-        assert listed(outsider_client.get(f"/history/?player={name}&result=any")) == sorted([aborted.pk, finished.pk])
+        assert listed(outsider_client.get(f"/history/?player={name}&result=any&empty=on")) == sorted([aborted.pk, finished.pk])
     assert listed(outsider_client.get("/history/?result=aborted")) == [aborted.pk]
 
 
 def test_it_is_listed_in_chinese_too(aborted, outsider_client):
-    row = row_of(outsider_client.get("/history/", HTTP_ACCEPT_LANGUAGE="zh-hans"), aborted)
+    row = row_of(outsider_client.get("/history/?empty=on", HTTP_ACCEPT_LANGUAGE="zh-hans"), aborted)
     assert "已中止" in row and "no first move in time" not in row
 
 
@@ -71,7 +71,7 @@ def test_no_page_gives_away_the_pick_the_host_never_saw(aborted, host, guest, ho
     assert aborted.state["picks"][1]["fish"] == GUEST_PICK["pick"]  # the secret is really stored
     for client in (host_client, outsider_client, Client()):
         for language in ("en", "zh-hans"):
-            for url in ("/history/", "/users/host/history/", "/history/?result=aborted&player=host"):
+            for url in ("/history/?empty=on", "/users/host/history/?empty=on", "/history/?result=aborted&player=host"):
                 response = client.get(url, HTTP_ACCEPT_LANGUAGE=language)
                 assert aborted.pk in listed(response)
                 assert not leaked(response.content.decode(), secret), (url, language)

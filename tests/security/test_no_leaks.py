@@ -59,6 +59,7 @@ from game.models import Match, MatchEvent
 from game.games.aquawar.texts import NAMES
 from tests.accounts import client_for
 from tests.game.leaks import check_events, check_structure, strip_html, strip_json
+from tests.replay_data import replay_data
 
 pytestmark = pytest.mark.django_db
 
@@ -246,7 +247,7 @@ class Audit:
             response = viewer.get(f"/match/{match.pk}/replay/?as={perspective}")
             assert response.status_code == 200
             html = response.content.decode()
-            data = json.loads(re.search(r'<script id="replay-data" type="application/json">(.*?)</script>', html, re.S).group(1))
+            data = replay_data(html)
             assert data["audience"] == "spectator"
             for frame in data["frames"]:
                 check_structure({"view": frame["view"], "audience": "spectator"}, None)

@@ -1,0 +1,153 @@
+"""The game master's pending decisions (every ⏸ of the rulings), the seats' asked choices, the
+effects a decision or an override applies, and the log of them all (rulings 59–61).
+
+A decision: ``{"key", "kind", "for": "gm" | seat, "about", "options", "default"}``. The GM answers
+with ``resolve``, a seat with ``answer``; an answered decision leaves the queue and the flow goes
+on. Pending GM decisions hold the phase's close.
+"""
+from __future__ import annotations
+
+from ...engines.errors import IllegalCommand
+from . import knowledge, roster, wounds
+from .state import GM, IN_PLAY, event, holder, slot
+
+ID_EFFECTS = ("wound", "kill", "leave", "heal", "outside", "back", "fail")
+PLACEHOLDERS = ("trigger", "actor", "target")
+
+
+def add(state, events, kind, to, about, options, default, internal=None):
+    """Queue a decision; ``internal`` is what the engine needs to apply the answer but the seat
+    asked may not know (the ID of its dead character), never shown to it."""
+    key = state["next_key"]
+    state["next_key"] += 1
+    decision = {"key": key, "kind": kind, "for": to, "about": about, "options": options, "default": default,
+                "phase": state["phase"], "night": state["night"]}
+    events.append(event("decision", [to] if to != GM else GM, **decision))
+    state["pending"].append(dict(decision, internal=internal or {}))
+    return key
+
+
+def public_form(decision):
+    return {k: v for k, v in decision.items() if k != "internal"}
+
+
+def take(state, key, seat):
+    for decision in state["pending"]:
+        if decision["key"] == key:
+            if decision["for"] != seat:
+                raise IllegalCommand("not_yours", f"decision {key} is not yours to answer")
+            state["pending"].remove(decision)
+            return decision
+    raise IllegalCommand("no_such_decision", f"no pending decision {key!r}")
+
+
+def gm_blocking(state):
+    return any(d["for"] == GM for d in state["pending"])
+
+
+def log(state, kind, reason=None, **detail):
+    state["log"].append({"time": state["clock"], "phase": state["phase"], "night": state["night"], "kind": kind,
+                         "reason": reason, **detail})
+
+
+def _id(state, value, context):
+    if value in PLACEHOLDERS and context and value in context:
+        value = context[value]
+    if type(value) is not int or not 1 <= value <= len(state["slots"]):
+        raise IllegalCommand("bad_effect", f"{value!r} is not an ID")
+    return value
+
+
+def check_effects(state, effects, context=None):
+    """The effects, placeholders replaced, each checked for shape; raises before anything changes."""
+    if type(effects) is not list:
+        raise IllegalCommand("bad_effect", "effects must be a list")
+    out = []
+    for effect in effects:
+        if type(effect) is not dict or len(set(effect) - {"mutual", "text"}) != 1:
+            raise IllegalCommand("bad_effect", f"unreadable effect {str(effect)[:80]}")
+        (kind,) = set(effect) - {"mutual", "text"}
+        if kind in ID_EFFECTS:
+            out.append({kind: _id(state, effect[kind], context)})
+        elif kind == "recognise":
+            pair = effect[kind]
+            if type(pair) is not list or len(pair) != 2:
+                raise IllegalCommand("bad_effect", "recognise takes [knower ID, known ID]")
+            out.append({kind: [_id(state, p, context) for p in pair], "mutual": bool(effect.get("mutual"))})
+        elif kind == "feedback":
+            if type(effect.get("text")) is not str:
+                raise IllegalCommand("bad_effect", "feedback needs a text")
+            out.append({kind: _id(state, effect[kind], context), "text": effect["text"][:2000]})
+        elif kind == "announce":
+            if type(effect[kind]) is not str:
+                raise IllegalCommand("bad_effect", "announce takes a text")
+            out.append({kind: effect[kind][:2000]})
+        elif kind == "identity":
+            ident, identity = (effect[kind] + [None, None])[:2] if type(effect[kind]) is list else (None, None)
+            if identity not in roster.IDENTITIES:
+                raise IllegalCommand("bad_effect", "identity takes [ID, identity]")
+            out.append({kind: [_id(state, ident, context), identity]})
+        else:
+            raise IllegalCommand("bad_effect", f"unknown effect {kind!r}")
+    return out
+
+
+def apply_effects(state, events, effects, queue=None, source=None):
+    """Apply checked effects. During night resolution's 结算时 stage, damage goes to ``queue`` for
+    stage 3 (ruling 28) instead of applying at once."""
+    for effect in effects:
+        kind = next(k for k in effect if k not in ("mutual", "text"))
+        value = effect[kind]
+        if kind in ("wound", "kill", "leave") and queue is not None:
+            queue.append({"target": value, "level": "wound" if kind == "wound" else "death", "source": source,
+                          "cause": kind})
+        elif kind in ("wound", "kill", "leave"):
+            wounds.damage(state, events, value, "wound" if kind == "wound" else "death", source, cause=kind)
+        elif kind == "heal":
+            wounds.heal(state, events, value)
+        elif kind == "outside" and slot(state, value)["status"] in IN_PLAY:
+            slot(state, value)["status"] = "outside"
+        elif kind == "back" and slot(state, value)["status"] == "outside":
+            slot(state, value)["status"] = "wounded" if slot(state, value)["wound"] else "normal"
+        elif kind == "fail":
+            state["subs"].pop(str(value), None)
+        elif kind == "recognise":
+            knowledge.recognise(state, events, value[0], value[1], mutual=effect["mutual"])
+        elif kind == "feedback":
+            tell(state, events, value, effect["text"])
+        elif kind == "announce":
+            state["night_report"]["texts"].append(value)
+        elif kind == "identity":
+            slot(state, value[0])["identity"] = value[1]
+
+
+def tell(state, events, ident, text):
+    """Private feedback to the human who controls ID ``ident`` (none for a bot)."""
+    seat = slot(state, ident)["controller"]
+    if seat is not None:
+        state["feedback"].setdefault(str(seat), []).append({"night": state["night"], "phase": state["phase"],
+                                                            "character": holder(slot(state, ident)), "text": text})
+        events.append(event("feedback", [seat], character=holder(slot(state, ident)), text=text))
+
+
+def override(state, events, body):
+    """Ruling 60: the GM changes anything, with a required reason; logged with before and after."""
+    reason = body.get("reason")
+    if type(reason) is not str or not reason.strip():
+        raise IllegalCommand("reason_required", "an override needs a reason")
+    if set(body) - {"reason", "effects", "deadline", "drop"}:
+        raise IllegalCommand("bad_override", "an override takes effects, deadline or drop")
+    effects = check_effects(state, body.get("effects", []))
+    deadline = body.get("deadline")
+    if deadline is not None and type(deadline) not in (int, float):
+        raise IllegalCommand("bad_override", "deadline is a number")
+    if "drop" in body:
+        take(state, body["drop"], next((d["for"] for d in state["pending"] if d["key"] == body["drop"]), GM))
+    before = [dict(s) for s in state["slots"]]
+    apply_effects(state, events, effects)
+    if deadline is not None:
+        state["deadline"] = deadline
+        events.append(event("deadline", phase=state["phase"], deadline=deadline))
+    changed = [{"before": b, "after": dict(a)} for b, a in zip(before, state["slots"]) if b != a]
+    log(state, "override", reason, effects=effects, deadline=deadline, drop=body.get("drop"), changed=changed)
+    events.append(event("override", GM, reason=reason))

@@ -1,0 +1,142 @@
+"""Legality of every night action (rulings 19–23, 38, 50): checked on submission with a stable code,
+and a refused command changes nothing."""
+import pytest
+
+from game.games.three_kingdoms.engine import IllegalCommand, apply
+from game.games.three_kingdoms.engine.state import slot_of
+
+from .helpers import act, close, game, id_of, until
+
+SKILLS = {"skills": [
+    {"name": "奇策", "owner": "郭嘉", "timing": "结算时", "targets": 1, "text": ""},
+    {"name": "遗计", "owner": "郭嘉", "timing": "结算后", "targets": 1, "text": ""},
+    {"name": "加计", "owner": "郭嘉", "timing": "结算后", "targets": 1, "extra": True, "text": ""},
+    {"name": "刀法", "owner": "夏侯惇", "timing": "结算时", "targets": 1, "text": ""},
+    {"name": "八阵", "owner": "荀彧", "timing": "结算时", "targets": 1, "outside": True, "text": ""},
+]}
+
+
+def refused(state, name, kind, code, **body):
+    before = repr(state)
+    with pytest.raises(IllegalCommand) as error:
+        act(state, name, kind, **body)
+    assert error.value.code == code
+    assert repr(state) == before, "a refused command changed the state"
+
+
+def wound(state, name):
+    state, _ = apply(state, "gm", {"override": {"reason": "test", "effects": [{"wound": id_of(state, name)}]}})
+    return state
+
+
+def test_a_wounded_character_cannot_act():
+    state = wound(game(setup=SKILLS), "夏侯惇")
+    refused(state, "夏侯惇", "assassinate", "wounded", target=id_of(state, "孙坚"))
+    refused(state, "夏侯惇", "skill", "wounded", skill="刀法", targets=[id_of(state, "孙坚")])
+
+
+def test_a_character_outside_the_game_cannot_act_or_be_targeted_unless_its_skill_acts_from_outside():
+    state = game(setup=SKILLS)
+    state, _ = apply(state, "gm", {"override": {"reason": "武侯八阵", "effects": [
+        {"outside": id_of(state, "夏侯惇")}, {"outside": id_of(state, "荀彧")}, {"outside": id_of(state, "孙坚")}]}})
+    refused(state, "夏侯惇", "assassinate", "outside", target=id_of(state, "刘备"))
+    refused(state, "张辽", "assassinate", "bad_target", target=id_of(state, "孙坚"))
+    state, _ = act(state, "荀彧", "skill", skill="八阵", targets=[id_of(state, "刘备")])
+    assert "skill" in state["subs"][str(id_of(state, "荀彧"))]
+
+
+def test_without_a_junshi_a_country_may_only_assassinate_and_vote():
+    state = game(setup=SKILLS)
+    advisors = [id_of(state, "荀彧"), id_of(state, "郭嘉")]
+    state, _ = apply(state, "gm", {"override": {"reason": "test", "effects": [{"kill": i} for i in advisors]}})
+    state, _ = until(state, "night_action", 2)
+    refused(state, "典韦", "identify", "no_advisor", index=0, targets=[id_of(state, "孙坚")])
+    refused(state, "夏侯惇", "skill", "no_advisor", skill="刀法", targets=[id_of(state, "孙坚")])
+    state, _ = act(state, "夏侯惇", "assassinate", target=id_of(state, "孙坚"))
+    assert "assassinate" in state["subs"][str(id_of(state, "夏侯惇"))]
+
+
+def test_the_no_junshi_rule_starts_the_next_day_when_they_fall_in_the_night_resolution():
+    state = game(setup=SKILLS)
+    state, _ = act(state, "夏侯惇", "skill", skill="刀法", targets=[id_of(state, "孙坚")])
+    state, _ = close(state)
+    advisors = [id_of(state, "荀彧"), id_of(state, "郭嘉")]
+    state, _ = apply(state, "gm", {"override": {"reason": "test", "effects": [{"kill": i} for i in advisors]}})
+    assert state["countries"]["魏"]["no_advisor_from"] == 1 * 10 + 3  # day 1's first phase
+
+
+def test_one_active_skill_per_character_per_night_extra_actions_excepted():
+    state = game(setup=SKILLS)
+    target = [id_of(state, "孙坚")]
+    state, _ = act(state, "郭嘉", "skill", skill="奇策", targets=target)
+    refused(state, "郭嘉", "skill", "one_skill", skill="遗计", targets=target)
+    state, _ = act(state, "郭嘉", "skill", skill="加计", targets=target)
+    assert set(state["subs"][str(id_of(state, "郭嘉"))]) == {"skill", "extra:加计"}
+
+
+def test_a_killer_who_assassinates_uses_no_skill():
+    state = game(setup=SKILLS)
+    state, _ = act(state, "夏侯惇", "assassinate", target=id_of(state, "孙坚"))
+    refused(state, "夏侯惇", "skill", "killer_no_skill", skill="刀法", targets=[id_of(state, "孙坚")])
+
+
+def test_only_killers_assassinate():
+    state = game()
+    refused(state, "典韦", "assassinate", "not_a_killer", target=id_of(state, "孙坚"))
+
+
+def test_both_killers_assassinating_the_fu_killers_fails_first():
+    state = game()
+    state, _ = act(state, "夏侯惇", "assassinate", target=id_of(state, "孙坚"))
+    state, _ = act(state, "张辽", "assassinate", target=id_of(state, "刘备"))
+    state, events = close(state)
+    assert slot_of(state, "孙坚") is None, "the 主杀手's 刺杀 stands"
+    assert slot_of(state, "刘备") is not None, "the 副杀手's 刺杀 fails"
+    assert any(e["type"] == "void" and e.get("reason") == "double_kill" for e in events)
+
+
+def test_reassign_is_once_per_game_and_replaces_the_killers_own_assassination():
+    state = game()
+    state, _ = act(state, "荀彧", "reassign", target=id_of(state, "刘备"), killer="张辽")
+    state, _ = act(state, "张辽", "assassinate", target=id_of(state, "孙坚"))
+    state, _ = act(state, "夏侯惇", "assassinate", target=id_of(state, "关羽"))
+    state, _ = close(state)
+    assert slot_of(state, "刘备") is None, "the 改刀's target dies"
+    assert slot_of(state, "孙坚") is not None and slot_of(state, "关羽") is not None, \
+        "the killer's own 刺杀 and the country's other 刺杀 fail"
+    state, _ = until(state, "night_action", 2)
+    refused(state, "荀彧", "reassign", "reassign_used", target=id_of(state, "孙坚"))
+
+
+def test_reassign_on_a_killer_who_cannot_act_fails_and_is_used():
+    state = game()
+    state, _ = act(state, "荀彧", "reassign", target=id_of(state, "刘备"))
+    state = wound(state, "夏侯惇")
+    state, _ = close(state)
+    assert slot_of(state, "刘备") is not None
+    assert state["countries"]["魏"]["reassign_used"]
+
+
+def test_no_suicide_after_an_immediate_action_and_none_after_the_cutoff():
+    setup = {"skills": [{"name": "急进", "owner": "郭嘉", "timing": "立刻", "targets": 1, "text": ""}]}
+    state = game(setup=setup)
+    state, _ = act(state, "郭嘉", "skill", skill="急进", targets=[id_of(state, "孙坚")])
+    refused(state, "郭嘉", "suicide", "acted")
+    late = dict(state, clock=state["deadline"] - 599)
+    with pytest.raises(IllegalCommand) as error:
+        apply(late, 0, {"at": state["deadline"] - 599, "suicide": {"actor": "典韦"}})
+    assert error.value.code == "too_late"
+
+
+def test_a_target_is_an_id_in_play_or_a_character_whose_id_the_seat_knows():
+    state = game()
+    refused(state, "夏侯惇", "assassinate", "unknown_target", target="孙坚")
+    state, _ = act(state, "夏侯惇", "assassinate", target="张辽")  # the killers know each other
+    assert state["subs"][str(id_of(state, "夏侯惇"))]["assassinate"]["target"] == id_of(state, "张辽")
+
+
+def test_another_seats_character_cannot_be_commanded():
+    state = game()
+    with pytest.raises(IllegalCommand) as error:
+        apply(state, 1, {"assassinate": {"actor": "夏侯惇", "target": 1}})
+    assert error.value.code == "not_your_character"

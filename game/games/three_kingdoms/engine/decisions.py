@@ -145,6 +145,9 @@ def override(state, events, body):
         take(state, body["drop"], next((d["for"] for d in state["pending"] if d["key"] == body["drop"]), GM))
     before = [dict(s) for s in state["slots"]]
     apply_effects(state, events, effects)
+    if effects:
+        # An override's result applies at once (ruling 60), the end checks included.
+        wounds.end_check(state, events)
     if deadline is not None:
         state["deadline"] = deadline
         events.append(event("deadline", phase=state["phase"], deadline=deadline))

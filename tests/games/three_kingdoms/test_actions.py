@@ -140,3 +140,35 @@ def test_another_seats_character_cannot_be_commanded():
     with pytest.raises(IllegalCommand) as error:
         apply(state, 1, {"assassinate": {"actor": "夏侯惇", "target": 1}})
     assert error.value.code == "not_your_character"
+
+
+SCOUT = {"skills": [{"name": "巧设反间", "owner": "郭嘉", "timing": "预结算前", "targets": 1, "text": ""},
+                    {"name": "料敌机先", "owner": "吕蒙", "timing": "预结算前", "targets": 1, "text": ""}]}
+
+
+def test_after_a_pre_settlement_skill_everyone_may_revise_all_but_that_action_for_15_minutes():
+    state = game(setup={"skills": SCOUT["skills"][:1]})
+    state, _ = act(state, "郭嘉", "skill", skill="巧设反间", targets=[id_of(state, "刘备")])
+    state, _ = act(state, "关羽", "assassinate", target=id_of(state, "孙坚"))
+    state, _ = apply(state, "server", {"at": state["deadline"], "close": {}})
+    (decision,) = state["pending"]
+    state, _ = apply(state, "gm", {"at": state["clock"], "resolve": {"decision": decision["key"], "effects": [
+        {"feedback": id_of(state, "郭嘉"), "text": "关羽刺杀孙坚"}]}})
+    assert state["revision"] == {"until": state["clock"] + 900, "locked": [id_of(state, "郭嘉")]}
+    refused(state, "郭嘉", "cancel", "locked_action", what="skill")
+    state, _ = act(state, "关羽", "assassinate", target=id_of(state, "曹操"))
+    with pytest.raises(IllegalCommand) as error:
+        apply(state, "server", {"at": state["revision"]["until"] - 1, "close": {}})
+    assert error.value.code == "before_deadline"
+    state, _ = apply(state, "server", {"at": state["revision"]["until"], "close": {}})
+    state, _ = close(state)
+    assert slot_of(state, "曹操") is None and slot_of(state, "孙坚") is not None, "the revised 刺杀 stands"
+
+
+def test_liao_di_ji_xian_makes_the_window_an_hour():
+    state = game(setup=SCOUT)
+    state, _ = act(state, "吕蒙", "skill", skill="料敌机先", targets=[id_of(state, "刘备")])
+    state, _ = apply(state, "server", {"at": state["deadline"], "close": {}})
+    (decision,) = state["pending"]
+    state, _ = apply(state, "gm", {"at": state["clock"], "resolve": {"decision": decision["key"], "effects": []}})
+    assert state["revision"]["until"] == state["clock"] + 3600

@@ -85,10 +85,21 @@ def _store(state, events, seat, s, kind, entry, at):
     events.append(event("submitted", [seat], character=holder(s), action=kind, detail=detail))
 
 
+def night_open(state):
+    """Night actions are taken in 夜晚行动, and again in a 预结算前 revision window."""
+    return state["phase"] == "night_action" or bool(state.get("revision"))
+
+
+def revisable(state, s):
+    if state.get("revision") and s["id"] in state["revision"]["locked"]:
+        raise IllegalCommand("locked_action", f"{holder(s)}'s actions used a 预结算前 skill and cannot change")
+
+
 def submit_night(state, events, seat, kind, body, at):
-    if state["phase"] != "night_action":
+    if not night_open(state):
         raise IllegalCommand("wrong_phase", "night actions are submitted in 夜晚行动")
     s = actor(state, seat, body.get("actor"))
+    revisable(state, s)
     subs = _subs(state, s)
     if kind == "assassinate":
         require_able(state, s)
@@ -177,8 +188,10 @@ def submit_skill(state, events, seat, body, at, resolve_immediately):
         raise IllegalCommand("no_such_skill", f"{holder(s)} has no active skill {body.get('skill')!r}")
     day = skill["timing"] in DAY_TIMINGS
     wanted = {"白天受伤判定": "day_wound", "白天行动投票": "day_vote"}.get(skill["timing"], "night_action")
-    if phase != wanted:
+    in_window = wanted == "night_action" and state.get("revision") and skill["timing"] not in ("立刻", "预结算前")
+    if phase != wanted and not in_window:
         raise IllegalCommand("wrong_phase", f"{skill['name']} is used in {wanted}")
+    revisable(state, s)
     require_able(state, s, skill)
     no_advisor(state, s)
     subs = _subs(state, s)
@@ -231,8 +244,9 @@ def cancel(state, events, seat, body):
     subs = state["subs"].get(str(s["id"]), {})
     if what not in subs or (what == "skill" and subs[what]["timing"] == "立刻"):
         raise IllegalCommand("nothing_to_cancel", f"no {what!r} of {holder(s)} that can be withdrawn")
-    if state["phase"] not in ("night_action", "day_wound", "day_vote"):
+    if state["phase"] not in ("night_action", "day_wound", "day_vote") and not state.get("revision"):
         raise IllegalCommand("wrong_phase", "nothing can be withdrawn now")
+    revisable(state, s)
     del subs[what]
     if what == "skill" and str(s["id"]) in state["day_skill_used"]:
         state["day_skill_used"].remove(str(s["id"]))

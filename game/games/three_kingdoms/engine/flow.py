@@ -34,6 +34,13 @@ def open_phase(state, events, phase):
 def close(state, events, at, forced_reason=None):
     if state["phase"] not in CLOSE:
         raise IllegalCommand("wrong_phase", "no phase is running")
+    if state.get("revision"):
+        if forced_reason is None and (at is None or at < state["revision"]["until"]):
+            raise IllegalCommand("before_deadline", "the revision window closes at its end")
+        state["revision"] = None
+        events.append(event("revision_closed"))
+        run(state, events)
+        return
     if state["steps"] or decisions.gm_blocking(state):
         raise IllegalCommand("awaiting_gm", "the game master has decisions to make before this phase closes")
     if forced_reason is None and (at is None or at < state["deadline"]):
@@ -46,7 +53,8 @@ def close(state, events, at, forced_reason=None):
 
 def run(state, events):
     """Run the queued steps until one waits for the game master, or the game ends."""
-    while state["steps"] and not decisions.gm_blocking(state) and state["phase"] != "over":
+    while (state["steps"] and not decisions.gm_blocking(state) and state["phase"] != "over"
+           and not state.get("revision")):
         step = state["steps"].pop(0)
         if step.startswith("open:"):
             open_phase(state, events, step[5:])

@@ -31,9 +31,11 @@ def legal_commands(state, seat):
         if s["controller"] != seat or actions.able(state, s) is not None:
             continue
         name = holder(s)
-        if phase == "night_action":
+        if state.get("revision") and s["id"] in state["revision"]["locked"]:
+            continue
+        if actions.night_open(state):
             out += _night(state, s, name, targets)
-        if phase in ("night_action", "day_wound", "day_vote"):
+        if actions.night_open(state) or phase in ("day_wound", "day_vote"):
             out += _skills(state, s, name, targets)
         if phase == "day_vote":
             out += _votes(state, s, name, targets)
@@ -47,7 +49,7 @@ def _night(state, s, name, targets):
     subs = state["subs"].get(str(s["id"]), {})
     if s["identity"] == "杀手" and "skill" not in subs:
         out += [{"assassinate": {"actor": name, "target": t}} for t in targets]
-    if not s["immediate"] and _before_cutoff(state):
+    if state["phase"] == "night_action" and not s["immediate"] and _before_cutoff(state):
         out.append({"suicide": {"actor": name}})
     if wounds.advisor_rule_applies(state, s["country"]):
         return out
@@ -84,7 +86,7 @@ def _skills(state, s, name, targets):
     out = []
     for skill in actions.skills_of(state, name):
         timing = skill["timing"]
-        if timing == "被动" or PHASE_OF_TIMING.get(timing, "night_action") != state["phase"]:
+        if timing == "被动" or not _in_its_phase(state, timing):
             continue
         if not skill.get("extra"):
             if timing in DAY_TIMINGS and str(s["id"]) in state["day_skill_used"]:
@@ -96,6 +98,13 @@ def _skills(state, s, name, targets):
         for chosen in permutations(targets, skill.get("targets", 0)):
             out.append({"skill": {"actor": name, "skill": skill["name"], "targets": list(chosen)}})
     return out
+
+
+def _in_its_phase(state, timing):
+    wanted = PHASE_OF_TIMING.get(timing, "night_action")
+    if state.get("revision"):
+        return wanted == "night_action" and timing not in ("立刻", "预结算前")
+    return wanted == state["phase"]
 
 
 def _votes(state, s, name, targets):

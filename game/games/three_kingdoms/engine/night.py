@@ -10,6 +10,10 @@ from . import actions, decisions, wounds
 from .state import GM, event, holder, in_play, rand_below, slot
 
 STAGE_TIMINGS = {"pre_settlement": "预结算前", "global": "全局", "during": "结算时", "after": "结算后"}
+# Ruling 12/28: the revision window after 预结算前 skills: 15 minutes, an hour with 料敌机先.
+REVISION = 900
+LONG_REVISION = 3600
+LONG_SKILL = "料敌机先"
 
 
 def start(state):
@@ -52,12 +56,12 @@ def legality(state, events):
 def _draw_zhao_yun(state, events, s, subs):
     """Ruling 25: 残兵之首 on nights 1–3 gets a target the server draws among the IDs in play but his."""
     entry = subs.get("skill")
-    if not entry or entry["skill"] != "残兵之首" or holder(s) != "赵云" or state["night"] > 3:
+    if not entry or entry["skill"] != "残兵之首" or holder(s) != "赵云" or state["night"] > 3 or entry.get("drawn"):
         return
     pool = [o["id"] for o in state["slots"] if o["status"] in ("normal", "wounded") and o["id"] != s["id"]]
     if pool:
         drawn = pool[rand_below(state, len(pool))]
-        entry["targets"], entry["named"] = [drawn], [None]
+        entry["targets"], entry["named"], entry["drawn"] = [drawn], [None], True
         state.setdefault("zhao_yun_targets", []).append({"night": state["night"], "id": drawn})
         events.append(event("roll", GM, kind="残兵之首", id=drawn))
 
@@ -113,6 +117,24 @@ def ask_stage(stage):
             _ask(state, events, ident, kind, entry, stage)
     step.__name__ = stage
     return step
+
+
+def revision(state, events):
+    """Step 3's second half: once the GM has set the 预结算前 users' views, everyone may revise all
+    but those actions until the window ends (the server's close), then legality runs again."""
+    users = [ident for ident, _ in state["work"]["done"] if _timing(state, ident) == "预结算前"]
+    if not users:
+        return
+    names = {e["skill"] for key, subs in state["subs"].items() for e in subs.values() if e.get("timing") == "预结算前"}
+    length = LONG_REVISION if LONG_SKILL in names else REVISION
+    state["revision"] = {"until": state["clock"] + length, "locked": sorted(set(users))}
+    state["steps"].insert(0, "legality")
+    events.append(event("revision_window", until=state["revision"]["until"]))
+
+
+def _timing(state, ident):
+    entry = state["subs"].get(str(ident), {}).get("skill")
+    return entry and entry.get("timing")
 
 
 def before(state, events):
@@ -195,8 +217,10 @@ def apply_night(state, events):
 
 
 STEPS = {"legality": legality, "double_kill_and_reassign": double_kill_and_reassign,
-         "pre_settlement": ask_stage("pre_settlement"), "global": ask_stage("global"), "before": before,
+         "pre_settlement": ask_stage("pre_settlement"), "revision": revision, "global": ask_stage("global"),
+         "before": before,
          "during": ask_stage("during"), "assassinations": assassinations, "defences": defences,
          "apply_night": apply_night, "after": ask_stage("after")}
-ORDER = ["legality", "double_kill_and_reassign", "identifications", "pre_settlement", "global", "before", "during",
+ORDER = ["legality", "double_kill_and_reassign", "identifications", "pre_settlement", "revision", "global", "before",
+         "during",
          "assassinations", "defences", "apply_night", "after", "end_check"]

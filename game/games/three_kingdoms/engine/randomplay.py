@@ -94,7 +94,8 @@ class Player:
                     return seat, self.send(seat, {"at": state["clock"], **command})
                 except IllegalCommand:
                     continue
-        events = self.send(SERVER, {"at": state["deadline"], "close": {}})
+        due = state["revision"]["until"] if state.get("revision") else state["deadline"]
+        events = self.send(SERVER, {"at": max(due, state["clock"]), "close": {}})
         self._plan_phase()
         return SERVER, events
 

@@ -87,7 +87,7 @@ def new_state(seed, mode, size):
                             "immediate": False}
     state.update({
         "seat_names": seat_names, "free": free, "slots": slots, "dead": [],
-        "phase": "setup", "night": 0, "clock": 0, "deadline": None, "steps": [], "locked": False,
+        "phase": "setup", "night": 0, "clock": 0, "deadline": None, "steps": [], "locked": False, "revision": None,
         "recognition": [], "hidden_recognition": [], "known": {str(s): {} for s in range(len(seat_names))},
         "subs": {}, "day_skill_used": [], "ballots": [], "ballot_log": {}, "public_ballots": {},
         "public_ids": {str(i): {"left": False, "wounded": False} for i in range(1, len(everyone) + 1)}, "calls": {c: [] for c in roster.COUNTRIES},

@@ -83,6 +83,7 @@ def view(state, audience):
     result = {
         "mode": state["mode"], "characters_count": state["size"], "seats": list(state["seat_names"]),
         "phase": state["phase"], "night": state["night"], "deadline": state["deadline"], "winner": state["winner"],
+        "revision_until": state["revision"]["until"] if state.get("revision") else None,
         "end_reason": state["end_reason"], "awaiting": awaiting(state),
         "ids": [{"id": int(i), **v} for i, v in state["public_ids"].items()],
         "destroyed": [c for c in roster.COUNTRIES if state["countries"][c]["destroyed"]],

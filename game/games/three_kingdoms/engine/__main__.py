@@ -30,7 +30,8 @@ def _cmd_play(args) -> int:
 
 def main(argv=None) -> int:
     parser, sub, common = cli.parser("python -m game.games.three_kingdoms.engine", __doc__)
-    cli.add_replay(sub, common, replay, project, view, ensure_ascii=False, audience=_audience, audience_help="a seat number, gm, spectator or all")
+    cli.add_replay(sub, common, replay, project, view, ensure_ascii=False, audience=_audience,
+                   audience_help="a seat number, gm, spectator or all")
     play = sub.add_parser("play", parents=[common], help="play a random game with an automatic GM, print the record")
     play.add_argument("--seed", type=int, required=True)
     play.add_argument("--mode", choices=MODES, default="standard")

@@ -142,8 +142,9 @@ def day_skills(timing):
 def day_announce(state, events):
     """白天反馈公告 (ruling 18): the outcome with no reason, then after vote 3 the reveal."""
     outcome = state["vote_outcome"]
-    events.append(event("vote_outcome", vote=outcome["vote"], id=outcome["id"] if outcome["outcome"] != "none" else None,
-                        outcome=outcome["outcome"] if outcome["outcome"] != "none" else "无人受伤"))
+    harmed = outcome["outcome"] != "none"
+    events.append(event("vote_outcome", vote=outcome["vote"], id=outcome["id"] if harmed else None,
+                        outcome=outcome["outcome"] if harmed else "无人受伤"))
     publish_ids(state)
     if state["night"] == votes.SECRET_VOTES:
         votes.publish_secret_ballots(state, events)

@@ -90,12 +90,13 @@ def new_state(seed, mode, size):
         "phase": "setup", "night": 0, "clock": 0, "deadline": None, "steps": [], "locked": False, "revision": None,
         "recognition": [], "hidden_recognition": [], "known": {str(s): {} for s in range(len(seat_names))},
         "subs": {}, "day_skill_used": [], "ballots": [], "ballot_log": {}, "public_ballots": {},
-        "public_ids": {str(i): {"left": False, "wounded": False} for i in range(1, len(everyone) + 1)}, "calls": {c: [] for c in roster.COUNTRIES},
-        "group_calls": {}, "pending": [], "next_key": 1, "seq": 0,
+        "public_ids": {str(i): {"left": False, "wounded": False} for i in range(1, len(everyone) + 1)},
+        "calls": {c: [] for c in roster.COUNTRIES},
+        "pending": [], "next_key": 1, "seq": 0,
         "countries": {c: {"destroyed": False, "reassign_used": False, "seats_used": 0, "no_advisor_from": None,
                           "monarch_dead": False, "regent": None} for c in roster.COUNTRIES},
         "offers": [], "joins": [], "hurt_by": {}, "alliances": [], "peace": {"half": None, "countries": []},
-        "night_report": {"deaths": [], "wounds": [], "last_words": [], "texts": []}, "queue": [],
+        "night_report": {"deaths": [], "wounds": [], "last_words": [], "texts": []},
         "feedback": {}, "announcements": [], "winner": None, "end_reason": None, "log": [],
     })
     return state

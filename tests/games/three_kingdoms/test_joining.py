@@ -117,3 +117,14 @@ def test_most_damage_first_then_the_earliest():
     assert joining._bot_country(state, s) == "蜀"
     state["hurt_by"][str(target)] = {"吴": [2, 1], "蜀": [2, 5]}
     assert joining._bot_country(state, s) == "吴"
+
+
+def test_zhao_yuns_drawn_targets_of_the_first_nights_make_no_grudge():
+    setup = {"skills": [{"name": "残兵之首", "owner": "赵云", "timing": "结算时", "targets": 1, "text": "",
+                         "effects": [{"wound": "target"}]}]}
+    state = game(setup=setup)
+    target = id_of(state, "司马朗")
+    state, _ = act(state, "赵云", "skill", skill="残兵之首", targets=[target])
+    state["subs"][str(id_of(state, "赵云"))]["skill"]["drawn"] = True  # as if the server had drawn it
+    state, _ = close(state)
+    assert slot(state, target)["status"] == "wounded" and str(target) not in state["hurt_by"]

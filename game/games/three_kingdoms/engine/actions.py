@@ -241,6 +241,8 @@ def suicide(state, events, seat, body, at):
 def cancel(state, events, seat, body):
     s = actor(state, seat, body.get("actor"))
     what = body.get("what")
+    if type(what) is not str:
+        raise IllegalCommand("nothing_to_cancel", "what names the action to withdraw")
     subs = state["subs"].get(str(s["id"]), {})
     if what not in subs or (what == "skill" and subs[what]["timing"] == "立刻"):
         raise IllegalCommand("nothing_to_cancel", f"no {what!r} of {holder(s)} that can be withdrawn")

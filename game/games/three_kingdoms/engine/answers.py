@@ -27,12 +27,13 @@ def resolve(state, events, body):
         effects = decisions.check_effects(state, body.get("effects", decision["default"]), context)
         state["pending"].remove(decision)
         queue = state["work"]["damage"] if about["stage"] == "during" else None
-        decisions.apply_effects(state, events, effects, queue, source=slot(state, about["actor"])["country"])
+        decisions.apply_effects(state, events, effects, queue, source=slot(state, about["actor"])["country"],
+                                cause=about["skill"])
         detail = {"effects": effects}
     elif kind == "defence":
         defended = body.get("defended", [])
         indexes = {d["index"] for d in about["damage"]}
-        if type(defended) is not list or not set(defended) <= indexes:
+        if type(defended) is not list or not all(type(i) is int for i in defended) or not set(defended) <= indexes:
             raise IllegalCommand("bad_answer", f"defended lists indexes among {sorted(indexes)}")
         state["pending"].remove(decision)
         for index in defended:

@@ -92,17 +92,17 @@ def check_effects(state, effects, context=None):
     return out
 
 
-def apply_effects(state, events, effects, queue=None, source=None):
+def apply_effects(state, events, effects, queue=None, source=None, cause=None):
     """Apply checked effects. During night resolution's 结算时 stage, damage goes to ``queue`` for
-    stage 3 (ruling 28) instead of applying at once."""
+    stage 3 (ruling 28) instead of applying at once. ``cause`` names the skill that dealt it."""
     for effect in effects:
         kind = next(k for k in effect if k not in ("mutual", "text"))
         value = effect[kind]
         if kind in ("wound", "kill", "leave") and queue is not None:
             queue.append({"target": value, "level": "wound" if kind == "wound" else "death", "source": source,
-                          "cause": kind})
+                          "cause": cause or kind})
         elif kind in ("wound", "kill", "leave"):
-            wounds.damage(state, events, value, "wound" if kind == "wound" else "death", source, cause=kind)
+            wounds.damage(state, events, value, "wound" if kind == "wound" else "death", source, cause=cause or kind)
         elif kind == "heal":
             wounds.heal(state, events, value)
         elif kind == "outside" and slot(state, value)["status"] in IN_PLAY:

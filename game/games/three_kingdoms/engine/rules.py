@@ -3,6 +3,8 @@ it, changes a copy of the state (or the state itself with ``in_place``) and retu
 A refused command raises ``IllegalCommand`` and changes nothing."""
 from __future__ import annotations
 
+import math
+
 from ...engines.errors import IllegalCommand
 from . import actions, answers, decisions, flow, joining, roster, votes, wounds
 from .setup import apply_setup, default_data, lock
@@ -37,7 +39,7 @@ def command_kind(seat, command):
     if type(command[kinds[0]]) is not dict:
         raise IllegalCommand("bad_command", f"{kinds[0]} takes an object")
     at = command.get("at")
-    if at is not None and (type(at) not in (int, float) or isinstance(at, bool)):
+    if at is not None and (type(at) not in (int, float) or not math.isfinite(at)):
         raise IllegalCommand("bad_time", "at is a number (the server's clock)")
     return kinds[0]
 
@@ -80,7 +82,8 @@ def _immediate(state, events, s, entry):
 
 def _alliance(state, events, seat, body, at):
     countries, on = body.get("countries"), body.get("on", True)
-    if type(countries) is not list or len(set(countries)) != 2 or not set(countries) <= set(roster.COUNTRIES):
+    if (type(countries) is not list or len(countries) != 2 or not all(c in roster.COUNTRIES for c in countries)
+            or countries[0] == countries[1]):
         raise IllegalCommand("bad_alliance", "an alliance names two countries")
     if type(on) is not bool:
         raise IllegalCommand("bad_alliance", "on is true (made) or false (ended)")

@@ -5,7 +5,7 @@ replaces the parts it names and may be sent again until ``lock``, which starts n
 from __future__ import annotations
 
 from ...engines.errors import IllegalCommand
-from . import knowledge, roster
+from . import decisions, knowledge, roster
 from .state import DEFAULT_DURATIONS, PHASES, event, holder
 
 TIMINGS = ("立刻", "预结算前", "全局", "结算前", "结算时", "结算后", "被动", "白天受伤判定", "白天行动投票")
@@ -45,14 +45,17 @@ def _refuse(message):
 def _check_characters(state, value):
     names = known_names(state)
     for name, facts in value.items():
-        if name not in names or type(facts) is not dict:
-            _refuse(f"unknown character {name!r}")
+        if name not in names or type(facts) is not dict or set(facts) - {"country", "identity", "rank", "evaluations"}:
+            _refuse(f"unknown character {name!r} or fact")
+        if facts.get("rank") not in (None, "主", "副"):
+            _refuse(f"{name}: rank is 主 or 副")
         if facts.get("identity") not in (None,) + roster.IDENTITIES:
             _refuse(f"{name}: identity must be one of {', '.join(roster.IDENTITIES)}")
         if facts.get("country") not in (None,) + roster.COUNTRIES:
             _refuse(f"{name}: country must be one of {', '.join(roster.COUNTRIES)}")
         evaluations = facts.get("evaluations")
-        if evaluations is not None and not (type(evaluations) is list and set(evaluations) <= set(roster.EVALUATIONS)):
+        if evaluations is not None and not (type(evaluations) is list and all(e in roster.EVALUATIONS
+                                                                               for e in evaluations)):
             _refuse(f"{name}: evaluations must be a list of {', '.join(roster.EVALUATIONS)}")
 
 
@@ -68,6 +71,9 @@ def _check_skills(state, value):
             _refuse(f"{skill['name']}: targets must be 0 to 5")
         if type(skill.get("rank", 8)) is not int or not 1 <= skill.get("rank", 8) <= 11:
             _refuse(f"{skill['name']}: rank (结算前 order) must be 1 to 11")
+        if "effects" in skill:
+            # Checked now, so the automatic GM's default answer is always applicable.
+            decisions.check_effects(state, skill["effects"], {p: 1 for p in decisions.PLACEHOLDERS})
         if (skill["owner"], skill["name"]) in seen:
             _refuse(f"{skill['name']}: given twice to {skill['owner']}")
         seen.add((skill["owner"], skill["name"]))
@@ -83,7 +89,8 @@ def _check_identifications(state, value):
                 _refuse(f"{name}: identification kind must be one of {', '.join(IDENTIFICATION_KINDS)}")
             if type(ident.get("count")) is not int or not 1 <= ident["count"] <= 5:
                 _refuse(f"{name}: an identification names 1 to 5 IDs")
-            if not set(ident.get("names", [])) <= names:
+            listed = ident.get("names", [])
+            if type(listed) is not list or not all(type(n) is str for n in listed) or not set(listed) <= names:
                 _refuse(f"{name}: identification names unknown characters")
 
 
@@ -94,7 +101,7 @@ def _check_successors(state, value):
         if name not in in_game or type(chain) is not list:
             _refuse(f"successors: {name!r} is not a character of this game")
         for successor in chain:
-            if successor not in known_names(state) or successor in in_game or successor in used:
+            if type(successor) is not str or successor not in known_names(state) or successor in in_game or successor in used:
                 _refuse(f"successors: {successor!r} is not free to succeed (unknown, already in play or used)")
             used.add(successor)
 

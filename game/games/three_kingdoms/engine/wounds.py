@@ -19,7 +19,9 @@ def damage(state, events, ident, level, source=None, cause="skill"):
     s = state["slots"][ident - 1]
     if not in_play(s):
         return "none"
-    if s["country"] is None and source is not None and cause != "残兵之首":
+    # Ruling 24: 残兵之首's targets of nights 1–3 are the server's draw, so they make no grudge.
+    drawn = cause == "残兵之首" and state["night"] <= 3
+    if s["country"] is None and source is not None and not drawn:
         hurt = state["hurt_by"].setdefault(str(ident), {})
         amount = 2 if level == "death" else 1
         previous = hurt.get(source, [0, state["seq"]])

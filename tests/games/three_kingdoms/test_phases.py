@@ -73,3 +73,13 @@ def test_missing_submissions_are_none_and_the_game_goes_on():
     state = game()
     state, _ = until(state, "night_action", 2)
     assert state["night"] == 2 and all(s["status"] == "normal" for s in state["slots"])
+
+
+def test_the_gm_changes_durations_during_play_by_a_logged_override():
+    state = game()
+    state, _ = apply(state, "gm", {"override": {"reason": "slow night", "durations": {"night_resolution": 60}}})
+    assert state["log"][-1]["durations"] == {"night_resolution": 60}
+    state, _ = apply(state, "server", {"at": state["deadline"], "close": {}})
+    assert state["deadline"] == state["clock"] + 60
+    with pytest.raises(IllegalCommand):
+        apply(state, "gm", {"override": {"reason": "x", "durations": {"night_resolution": 0}}})

@@ -127,3 +127,26 @@ def test_a_natural_death_comes_at_its_night_and_is_not_announced():
     assert slot(state, ident)["chain"][slot(state, ident)["holder"]] == "诸葛亮"
     announcement = [e for e in events if e["type"] == "announcement"][-1]
     assert all(d["id"] != ident for d in announcement["deaths"])
+
+
+GUARD = {"skills": [{"name": "铁壁", "owner": "刘备", "timing": "被动", "targets": 0, "text": ""},
+                    {"name": "护主", "owner": "张飞", "timing": "结算时", "targets": 1, "text": ""}]}
+
+
+def test_a_target_that_can_defend_waits_for_the_gm_who_lists_the_defences_in_the_rulings_order():
+    state = game(setup=GUARD)
+    liu = id_of(state, "刘备")
+    state, _ = act(state, "夏侯惇", "assassinate", target=liu)
+    state, _ = act(state, "张飞", "skill", skill="护主", targets=[liu])
+    state, _ = apply(state, "server", {"at": state["deadline"], "close": {}})
+    skill = next(d for d in state["pending"] if d["kind"] == "skill")
+    state, _ = apply(state, "gm", {"resolve": {"decision": skill["key"], "effects": []}})
+    (decision,) = [d for d in state["pending"] if d["kind"] == "defence"]
+    assert [d["order"] for d in decision["about"]["defences"]] == ["他人主动", "本人被动"]
+    assert decision["about"]["damage"][0]["level"] == "death"
+    defended, _ = apply(state, "gm", {"resolve": {"decision": decision["key"], "defended": [0]}})
+    defended, _ = close(defended)
+    assert slot_of(defended, "刘备")["status"] == "normal"
+    undefended, _ = apply(state, "gm", {"resolve": {"decision": decision["key"], "defended": []}})
+    undefended, _ = close(undefended)
+    assert slot_of(undefended, "刘备") is None

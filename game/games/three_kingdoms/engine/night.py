@@ -183,7 +183,8 @@ def assassinations(state, events):
 
 def defences(state, events):
     """Stage 2: for a target with a passive or a 结算时 skill aimed at it, the server lists its damage
-    largest first and the GM confirms which is defended (⏸); otherwise nothing can defend."""
+    largest first and its possible defences in the rulings' order (本人主动 > 他人主动 > 本人被动;
+    others' passives are the GM's to add), and the GM confirms which damage is defended (⏸)."""
     by_target = {}
     for index, hit in enumerate(state["work"]["damage"]):
         by_target.setdefault(hit["target"], []).append(index)
@@ -195,11 +196,13 @@ def defences(state, events):
         if not passives and target not in protectors:
             continue
         ordered = sorted(indexes, key=lambda i: state["work"]["damage"][i]["level"] != "death")
-        about = {"target": target, "character": holder(s), "damage": [dict(state["work"]["damage"][i], index=i)
-                                                                      for i in ordered],
-                 "passives": passives, "protected_by": sorted(int(k) for k, subs in state["subs"].items()
-                                                              for e in subs.values() if e.get("timing") == "结算时"
-                                                              and target in e["targets"])}
+        active = [(int(k), e["skill"]) for k, subs in state["subs"].items() for e in subs.values()
+                  if e.get("timing") == "结算时" and target in e["targets"]]
+        options = ([{"order": "本人主动", "id": i, "skill": n} for i, n in active if i == target]
+                   + [{"order": "他人主动", "id": i, "skill": n} for i, n in active if i != target]
+                   + [{"order": "本人被动", "id": target, "skill": n} for n in passives])
+        about = {"target": target, "character": holder(s),
+                 "damage": [dict(state["work"]["damage"][i], index=i) for i in ordered], "defences": options}
         decisions.add(state, events, "defence", GM, about, ["defended"], [])
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ...engines.errors import IllegalCommand
 from . import decisions, knowledge, roster
-from .state import DEFAULT_DURATIONS, PHASES, event, holder
+from .state import DEFAULT_DURATIONS, event, holder
 
 TIMINGS = ("立刻", "预结算前", "全局", "结算前", "结算时", "结算后", "被动", "白天受伤判定", "白天行动投票")
 NIGHT_TIMINGS = TIMINGS[:6]
@@ -112,14 +112,8 @@ def _check_natural(state, value):
             _refuse(f"natural_deaths: {name!r} needs a night number >= 1")
 
 
-def _check_durations(state, value):
-    for phase, seconds in value.items():
-        if phase not in PHASES or type(seconds) is not int or seconds <= 0:
-            _refuse(f"durations: {phase!r} needs a positive number of seconds")
-
-
 CHECKS = {"characters": _check_characters, "skills": _check_skills, "identifications": _check_identifications,
-          "successors": _check_successors, "natural_deaths": _check_natural, "durations": _check_durations}
+          "successors": _check_successors, "natural_deaths": _check_natural, "durations": decisions.check_durations}
 
 
 def apply_setup(state, events, body):

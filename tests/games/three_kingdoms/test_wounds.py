@@ -150,3 +150,14 @@ def test_a_target_that_can_defend_waits_for_the_gm_who_lists_the_defences_in_the
     undefended, _ = apply(state, "gm", {"resolve": {"decision": decision["key"], "defended": []}})
     undefended, _ = close(undefended)
     assert slot_of(undefended, "刘备") is None
+
+
+def test_a_wounded_character_outside_the_game_rolls_too():
+    state = game()
+    target = id_of(state, "典韦")
+    state, _ = close(state)
+    effects = [{"wound": target}, {"outside": target}]
+    state, _ = apply(state, "gm", {"override": {"reason": "武侯八阵", "effects": effects}})
+    state, events = until(state, "day_vote", 1)
+    (judged,) = [e for e in events if e["type"] == "wound_judgement"]
+    assert [o["id"] for o in judged["outcomes"]] == [target]

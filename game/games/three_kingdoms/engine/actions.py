@@ -34,7 +34,7 @@ def able(state, s, skill=None):
     """Why the slot's holder cannot act now (ruling 19), or None."""
     if not in_play(s):
         return "not_in_play"
-    if s["status"] == "wounded":
+    if s["status"] == "wounded" or s["wound"] is not None:
         return "wounded"
     if s["status"] == "outside" and not (skill and skill.get("outside")):
         return "outside"

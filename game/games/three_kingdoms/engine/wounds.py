@@ -46,8 +46,9 @@ def wound(state, events, ident):
 
 def heal(state, events, ident):
     s = state["slots"][ident - 1]
-    if s["status"] == "wounded":
-        s["status"] = "normal"
+    if s["wound"] is not None and in_play(s):
+        # A character outside the game keeps that status; its wound heals all the same.
+        s["status"] = "normal" if s["status"] == "wounded" else s["status"]
         s["wound"] = None
         events.append(event("healed", "gm", id=ident, name=holder(s)))
         _tell_owner(state, events, s, "healed")
@@ -145,7 +146,7 @@ def wound_rolls(state, events):
     outcomes = []
     for s in state["slots"]:
         w = s["wound"]
-        if s["status"] != "wounded" or w is None or w["day"] != state["night"]:
+        if not in_play(s) or w is None or w["day"] != state["night"]:
             continue
         if w["roll"] == 1:
             r = rand_below(state, 10)

@@ -172,3 +172,48 @@ def test_liao_di_ji_xian_makes_the_window_an_hour():
     (decision,) = state["pending"]
     state, _ = apply(state, "gm", {"at": state["clock"], "resolve": {"decision": decision["key"], "effects": []}})
     assert state["revision"]["until"] == state["clock"] + 3600
+
+
+def test_at_the_close_an_action_whose_actor_can_no_longer_act_is_void_and_its_owner_told_why():
+    state = game()
+    state, _ = act(state, "夏侯惇", "assassinate", target=id_of(state, "刘备"))
+    state = wound(state, "夏侯惇")
+    state, events = close(state)
+    assert slot_of(state, "刘备") is not None
+    (void,) = [e for e in events if e["type"] == "void"]
+    assert void["to"] == [0] and void["reason"] == "wounded"
+
+
+def test_a_target_named_by_character_is_void_once_it_no_longer_holds_the_id():
+    state = game(setup={"successors": {"张辽": ["荀攸"]}})
+    state, _ = act(state, "夏侯惇", "assassinate", target="张辽")
+    state, _ = apply(state, "gm", {"override": {"reason": "t", "effects": [{"kill": id_of(state, "张辽")}]}})
+    state, events = close(state)
+    assert slot_of(state, "荀攸")["status"] == "normal"
+    assert [e["reason"] for e in events if e["type"] == "void"] == ["bad_target"]
+
+
+def test_an_immediate_skill_asks_the_gm_at_once_and_its_effects_apply_at_once():
+    setup = {"skills": [{"name": "急袭", "owner": "郭嘉", "timing": "立刻", "targets": 1, "text": ""}]}
+    state = game(setup=setup)
+    target = id_of(state, "孙坚")
+    state, events = act(state, "郭嘉", "skill", skill="急袭", targets=[target])
+    (decision,) = state["pending"]
+    assert decision["about"]["stage"] == "immediate" and decision["for"] == "gm"
+    with pytest.raises(IllegalCommand):
+        apply(state, "server", {"at": state["deadline"], "close": {}})
+    state, events = apply(state, "gm", {"resolve": {"decision": decision["key"], "effects": [{"wound": target}]}})
+    assert slot_of(state, "孙坚")["status"] == "wounded"
+    assert any(e["type"] == "status" and e["to"] == [2] for e in events), "told to its owner at once"
+
+
+def test_losing_the_last_junshi_to_an_immediate_action_applies_at_once_and_tells_the_country():
+    setup = {"skills": [{"name": "急袭", "owner": "刘备", "timing": "立刻", "targets": 1, "text": ""}]}
+    state = game(setup=setup)
+    state, _ = apply(state, "gm", {"override": {"reason": "t", "effects": [{"kill": id_of(state, "荀彧")}]}})
+    state, _ = act(state, "刘备", "skill", skill="急袭", targets=[id_of(state, "郭嘉")])
+    (decision,) = state["pending"]
+    state, events = apply(state, "gm", {"resolve": {"decision": decision["key"], "effects": [
+        {"kill": id_of(state, "郭嘉")}]}})
+    assert any(e["type"] == "no_advisor" and e["to"] == [0] for e in events)
+    refused(state, "典韦", "identify", "no_advisor", index=0, targets=[id_of(state, "孙坚")])

@@ -82,3 +82,11 @@ def test_channels_join_the_humans_of_a_mutual_group():
     recognise(state, events, id_of(state, "曹操"), id_of(state, "郭嘉"), mutual=True)
     assert {"ids": sorted([id_of(state, "曹操"), id_of(state, "郭嘉")]), "seats": [3, 5]} in channels(state)
     assert {"seats": [3, 5]} in view(state, 3)["channels"] and {"seats": [3, 5]} not in view(state, 4)["channels"]
+
+
+def test_zhao_yuns_seat_shares_a_shu_channel_once_he_mutually_recognises_a_shu_id():
+    state = game(mode="solo")
+    assert not [c for c in view(state, 3)["channels"] if "seats" in c]
+    events = []
+    recognise(state, events, id_of(state, "赵云"), id_of(state, "刘备"), mutual=True)
+    assert {"seats": [1, 3]} in view(state, 3)["channels"]

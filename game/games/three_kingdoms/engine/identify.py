@@ -42,6 +42,11 @@ def _one(state, events, work, actor, spec, ident, entry):
         hit = target["country"] is None and name in entry["names"]
         if hit:
             work["offers"].append({"id": ident, "country": actor["country"], "via": "招揽", "by": actor["id"]})
+            # A hit is an identification like 同国's: the 君主 knows the 在野's ID one way.
+            if hidden:
+                work["hidden"].append([actor["id"], ident])
+            else:
+                work["recognitions"].append([actor["id"], ident, False])
         if not hidden:
             work["feedback"].append([actor["id"], _result(ident, name if hit else None)])
         return name if hit else None

@@ -161,3 +161,14 @@ def test_a_wounded_character_outside_the_game_rolls_too():
     state, events = until(state, "day_vote", 1)
     (judged,) = [e for e in events if e["type"] == "wound_judgement"]
     assert [o["id"] for o in judged["outcomes"]] == [target]
+
+
+def test_only_a_revival_brings_a_left_id_back_and_never_after_a_natural_death_or_leaving():
+    state = game()
+    dian, xu, lv = id_of(state, "典韦"), id_of(state, "徐庶"), id_of(state, "吕蒙")
+    effects = [{"kill": dian}, {"leave": lv}]
+    state, _ = apply(state, "gm", {"override": {"reason": "t", "effects": effects}})
+    state, _ = until(state, "day_wound", 3)  # 徐庶's natural death on night 3
+    state, _ = apply(state, "gm", {"override": {"reason": "起死回生", "effects": [
+        {"revive": dian}, {"revive": xu}, {"revive": lv}]}})
+    assert [slot(state, i)["status"] for i in (dian, xu, lv)] == ["normal", "left", "left"]

@@ -11,7 +11,7 @@ from ...engines.errors import IllegalCommand
 from . import knowledge, roster, wounds
 from .state import GM, IN_PLAY, PHASES, event, holder, slot
 
-ID_EFFECTS = ("wound", "kill", "leave", "heal", "outside", "back", "fail")
+ID_EFFECTS = ("wound", "kill", "leave", "heal", "outside", "back", "fail", "revive")
 PLACEHOLDERS = ("trigger", "actor", "target")
 
 
@@ -109,6 +109,8 @@ def apply_effects(state, events, effects, queue=None, source=None, cause=None):
             slot(state, value)["status"] = "outside"
         elif kind == "back" and slot(state, value)["status"] == "outside":
             slot(state, value)["status"] = "wounded" if slot(state, value)["wound"] else "normal"
+        elif kind == "revive":
+            wounds.revive(state, events, value)
         elif kind == "fail":
             state["subs"].pop(str(value), None)
         elif kind == "recognise":

@@ -86,7 +86,7 @@ def new_state(seed, mode, size):
                             "rank": facts["rank"], "status": "normal", "controller": control[name], "wound": None,
                             "immediate": False}
     state.update({
-        "seat_names": seat_names, "free": free, "slots": slots, "dead": [],
+        "seat_names": seat_names, "free": free, "slots": slots, "dead": [], "unrevivable": [],
         "phase": "setup", "night": 0, "clock": 0, "deadline": None, "steps": [], "locked": False, "revision": None,
         "recognition": [], "hidden_recognition": [], "known": {str(s): {} for s in range(len(seat_names))},
         "subs": {}, "day_skill_used": [], "ballots": [], "ballot_log": {}, "public_ballots": {},

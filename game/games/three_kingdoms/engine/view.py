@@ -84,7 +84,7 @@ def view(state, audience):
         "mode": state["mode"], "characters_count": state["size"], "seats": list(state["seat_names"]),
         "phase": state["phase"], "night": state["night"], "deadline": state["deadline"], "winner": state["winner"],
         "revision_until": state["revision"]["until"] if state.get("revision") else None,
-        "end_reason": state["end_reason"], "awaiting": awaiting(state),
+        "end_reason": state["end_reason"], "awaiting": _awaiting(state, audience),
         "ids": [{"id": int(i), **v} for i, v in state["public_ids"].items()],
         "destroyed": [c for c in roster.COUNTRIES if state["countries"][c]["destroyed"]],
         "alliances": state["alliances"], "announcements": state["announcements"],
@@ -116,6 +116,17 @@ def view(state, audience):
         result["ballots"] = dict(result["ballots"], **{v: [{"voter": b["voter"], "target": b["target"]} for b in log]
                                                       for v, log in state["ballot_log"].items()})
     return result
+
+
+def _awaiting(state, audience):
+    """Who owes something: all of it for the GM; for others only whether the GM does and whether
+    they do — which seats may still act would tell whose characters are wounded or gone."""
+    owing = awaiting(state)
+    if audience in EVERYTHING:
+        return owing
+    if audience == "spectator":
+        return {"gm": owing["gm"]}
+    return {"gm": owing["gm"], "you": audience in owing["seats"]}
 
 
 def _submission(state, s, kind, entry):

@@ -64,6 +64,8 @@ def kill(state, events, ident, cause="skill", natural=False):
     s = state["slots"][ident - 1]
     name = holder(s)
     state["dead"].append(name)
+    if natural or cause == "leave":
+        state["unrevivable"].append(name)
     was = {"identity": s["identity"], "rank": s["rank"]}
     country = s["country"]
     if country and was["identity"] == "君主":
@@ -95,6 +97,20 @@ def kill(state, events, ident, cause="skill", natural=False):
         knowledge.on_succession(state, events, s)
     if country:
         check_advisors(state, events, country)
+
+
+def revive(state, events, ident):
+    """起死回生 (R36): a left ID's last holder back in play, unless it died a natural death or by
+    脱离游戏, or its country was destroyed."""
+    s = state["slots"][ident - 1]
+    name = holder(s)
+    if s["status"] != "left" or name in state["unrevivable"] or (
+            s["country"] and state["countries"][s["country"]]["destroyed"]):
+        return
+    s["status"], s["wound"] = "normal", None
+    state["dead"].remove(name)
+    events.append(event("revived", "gm", id=ident, name=name))
+    _tell_owner(state, events, s, "revived")
 
 
 def _next_successor(state, s):

@@ -90,3 +90,22 @@ def test_zhao_yuns_seat_shares_a_shu_channel_once_he_mutually_recognises_a_shu_i
     events = []
     recognise(state, events, id_of(state, "赵云"), id_of(state, "刘备"), mutual=True)
     assert {"seats": [1, 3]} in view(state, 3)["channels"]
+
+
+@pytest.mark.parametrize("inside", [True, False])
+def test_the_gm_may_draw_zhao_yuns_targets_inside_or_outside_a_countrys_calls(inside):
+    for seed in range(6):
+        state = game(mode="solo", seed=seed)
+        calls = [id_of(state, "曹操"), id_of(state, "荀彧")]
+        state["calls"]["魏"] = list(calls)
+        state, _ = apply(state, "gm", {"zhao_yun_pool": {"country": "魏", "inside": inside}})
+        state, _ = act(state, "赵云", "skill", skill="残兵之首", targets=[id_of(state, "赵云")])
+        state, _ = close(state)
+        assert (state["zhao_yun_targets"][0]["id"] in calls) == inside
+
+
+def test_the_winners_are_the_humans_of_the_winning_country():
+    state = game(mode="nine")
+    state, _ = apply(state, "gm", {"override": {"reason": "t", "effects": [
+        {"kill": id_of(state, n)} for n in ("孙坚", "张昭", "吕蒙", "太史慈", "刘备", "徐庶", "庞统", "关羽")]}})
+    assert state["winner"] == "魏" and view(state, 0)["winning_seats"] == [3, 4, 5]

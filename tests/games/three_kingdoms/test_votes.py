@@ -150,3 +150,10 @@ def test_the_wounded_do_not_vote():
     with pytest.raises(IllegalCommand) as error:
         act(state, "典韦", "vote", target=id_of(state, "刘备"))
     assert error.value.code == "wounded"
+
+
+def test_crowd_mode_has_no_scattered_ballots():
+    state = at_vote(1, mode="crowd")
+    with pytest.raises(IllegalCommand) as error:
+        act(state, "典韦", "vote", scatter=True)
+    assert error.value.code == "public_vote"

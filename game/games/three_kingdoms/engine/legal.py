@@ -108,6 +108,8 @@ def _in_its_phase(state, timing):
 
 
 def _votes(state, s, name, targets):
+    if state["mode"] == "crowd":
+        return [{"vote": {"voter": name, "target": t}} for t in targets]
     out = [{"vote": {"voter": name, "scatter": True}}]
     if not votes.secret(state):
         return out + [{"vote": {"voter": name, "target": t}} for t in targets]

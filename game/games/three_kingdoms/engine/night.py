@@ -59,6 +59,11 @@ def _draw_zhao_yun(state, events, s, subs):
     if not entry or entry["skill"] != "残兵之首" or holder(s) != "赵云" or state["night"] > 3 or entry.get("drawn"):
         return
     pool = [o["id"] for o in state["slots"] if o["status"] in ("normal", "wounded") and o["id"] != s["id"]]
+    choice = state.get("zhao_yun_pool")
+    if choice:
+        calls = set(state["calls"][choice["country"]])
+        narrowed = [i for i in pool if (i in calls) == choice["inside"]]
+        pool = narrowed or pool
     if pool:
         drawn = pool[rand_below(state, len(pool))]
         entry["targets"], entry["named"], entry["drawn"] = [drawn], [None], True

@@ -12,7 +12,8 @@ from .state import GM, MODES, SERVER, copy, new_state, seats
 
 SEAT_COMMANDS = ("assassinate", "skill", "identify", "reassign", "request", "suicide", "cancel", "vote", "answer",
                  "last_words", "peace")
-GM_COMMANDS = ("setup", "lock", "resolve", "override", "advance", "alliance", "announce", "feedback", "draw")
+GM_COMMANDS = ("setup", "lock", "resolve", "override", "advance", "alliance", "announce", "feedback", "draw",
+               "zhao_yun_pool")
 SERVER_COMMANDS = ("close",)
 
 
@@ -91,6 +92,18 @@ def _alliance(state, events, seat, body, at):
     decisions.log(state, "alliance", None, countries=sorted(countries), on=on)
 
 
+def _zhao_yun_pool(state, events, seat, body, at):
+    """Ruling 25: the GM may have 残兵之首's draws made inside or outside a country's 号票s."""
+    country, inside = body.get("country"), body.get("inside")
+    if country is None:
+        state["zhao_yun_pool"] = None
+    elif country in roster.COUNTRIES and type(inside) is bool:
+        state["zhao_yun_pool"] = {"country": country, "inside": inside}
+    else:
+        raise IllegalCommand("bad_pool", "name a country and inside (true) or outside (false) its 号票s")
+    decisions.log(state, "zhao_yun_pool", None, pool=state["zhao_yun_pool"])
+
+
 def _announce(state, events, seat, body, at):
     if type(body.get("text")) is not str:
         raise IllegalCommand("bad_text", "announce takes a text")
@@ -131,6 +144,7 @@ HANDLERS = {
     "advance": _advance,
     "alliance": _alliance,
     "announce": _announce,
+    "zhao_yun_pool": _zhao_yun_pool,
     "feedback": lambda st, ev, seat, body, at: answers.gm_feedback(st, ev, body),
     "draw": _draw,
     "close": lambda st, ev, seat, body, at: flow.close(st, ev, at),

@@ -28,6 +28,8 @@ def submit(state, events, seat, body, at):
     if reason:
         raise IllegalCommand(reason, f"{holder(s)} cannot vote: {reason}")
     ballot = {"voter": s["id"], "target": None, "follow": None, "scatter": bool(body.get("scatter"))}
+    if ballot["scatter"] and state["mode"] == "crowd":
+        raise IllegalCommand("public_vote", "群英荟萃局 has no 散票")
     if not ballot["scatter"]:
         ballot["target"], ballot["named"] = actions.target(state, seat, body.get("target"))
         follow = body.get("follow")

@@ -211,6 +211,8 @@ def end_check(state, events):
 def finish(state, events, winner, reason):
     state["winner"] = winner
     state["end_reason"] = reason
+    # Ruling 40: the winners are the humans holding the winning country's characters, 平民 included.
+    state["winning_seats"] = sorted({s["controller"] for s in country_slots(state, winner)} - {None})
     state["phase"] = "over"
     state["deadline"] = None
     state["steps"] = []

@@ -217,3 +217,13 @@ def test_losing_the_last_junshi_to_an_immediate_action_applies_at_once_and_tells
         {"kill": id_of(state, "郭嘉")}]}})
     assert any(e["type"] == "no_advisor" and e["to"] == [0] for e in events)
     refused(state, "典韦", "identify", "no_advisor", index=0, targets=[id_of(state, "孙坚")])
+
+
+def test_an_action_made_to_fail_is_told_to_its_owner_at_once():
+    state = game(setup=SKILLS)
+    state, _ = act(state, "夏侯惇", "assassinate", target=id_of(state, "孙坚"))
+    state, events = apply(state, "gm", {"override": {"reason": "t", "effects": [{"fail": id_of(state, "夏侯惇")}]}})
+    (void,) = [e for e in events if e["type"] == "void"]
+    assert void["to"] == [0] and void["action"] == ["assassinate"]
+    state, _ = close(state)
+    assert slot_of(state, "孙坚") is not None

@@ -128,3 +128,16 @@ def test_zhao_yuns_drawn_targets_of_the_first_nights_make_no_grudge():
     state["subs"][str(id_of(state, "赵云"))]["skill"]["drawn"] = True  # as if the server had drawn it
     state, _ = close(state)
     assert slot(state, target)["status"] == "wounded" and str(target) not in state["hurt_by"]
+
+
+def test_a_bot_whose_passive_a_country_used_up_asks_to_join_it():
+    setup = {"skills": [{"name": "金蝉", "owner": "司马朗", "timing": "被动", "targets": 0, "text": ""}]}
+    state = game(setup=setup)
+    target = id_of(state, "司马朗")
+    state, _ = act(state, "关羽", "assassinate", target=target)
+    state, _ = apply(state, "server", {"at": state["deadline"], "close": {}})
+    (decision,) = [d for d in state["pending"] if d["kind"] == "defence"]
+    state, _ = apply(state, "gm", {"resolve": {"decision": decision["key"], "defended": [0]}})
+    state, _ = until(state, "night_action", 2)
+    assert slot(state, target)["status"] == "normal"
+    assert state["subs"][str(target)]["request"]["country"] == "蜀"

@@ -37,7 +37,9 @@ def resolve(state, events, body):
             raise IllegalCommand("bad_answer", f"defended lists indexes among {sorted(indexes)}")
         state["pending"].remove(decision)
         for index in defended:
-            state["work"]["damage"][index]["defended"] = True
+            hit = state["work"]["damage"][index]
+            hit["defended"] = True
+            wounds.grudge(state, hit["target"], hit["source"], 0)
         detail = {"defended": defended}
     elif kind == "vote_defence":
         choice = body.get("choice", "stands")

@@ -112,7 +112,12 @@ def apply_effects(state, events, effects, queue=None, source=None, cause=None):
         elif kind == "revive":
             wounds.revive(state, events, value)
         elif kind == "fail":
-            state["subs"].pop(str(value), None)
+            failed = state["subs"].pop(str(value), {})
+            s = slot(state, value)
+            if failed and s["controller"] is not None:
+                # Ruling 29: a defeated action is told to its owner at once.
+                events.append(event("void", [s["controller"]], character=holder(s), action=sorted(failed),
+                                    reason="failed"))
         elif kind == "recognise":
             knowledge.recognise(state, events, value[0], value[1], mutual=effect["mutual"])
         elif kind == "feedback":

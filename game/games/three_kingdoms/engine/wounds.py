@@ -20,17 +20,23 @@ def damage(state, events, ident, level, source=None, cause="skill"):
     if not in_play(s):
         return "none"
     # Ruling 24: 残兵之首's targets of nights 1–3 are the server's draw, so they make no grudge.
-    drawn = cause == "残兵之首" and state["night"] <= 3
-    if s["country"] is None and source is not None and not drawn:
-        hurt = state["hurt_by"].setdefault(str(ident), {})
-        amount = 2 if level == "death" else 1
-        previous = hurt.get(source, [0, state["seq"]])
-        hurt[source] = [previous[0] + amount, previous[1]]
+    if not (cause == "残兵之首" and state["night"] <= 3):
+        grudge(state, ident, source, 2 if level == "death" else 1)
     if level == "death" or s["status"] == "wounded":
         kill(state, events, ident, cause=cause)
         return "death"
     wound(state, events, ident)
     return "wound"
+
+
+def grudge(state, ident, source, amount):
+    """An unjoined 在野 hurt by a country (``amount`` > 0) or whose passive it used up (0) will ask
+    to join it (ruling 24): ``hurt_by[id][country] = [damage, order of the first]``."""
+    if state["slots"][ident - 1]["country"] is not None or source is None:
+        return
+    hurt = state["hurt_by"].setdefault(str(ident), {})
+    previous = hurt.get(source, [0, state["seq"]])
+    hurt[source] = [previous[0] + amount, previous[1]]
 
 
 def wound(state, events, ident):

@@ -227,3 +227,22 @@ def test_an_action_made_to_fail_is_told_to_its_owner_at_once():
     assert void["to"] == [0] and void["action"] == ["assassinate"]
     state, _ = close(state)
     assert slot_of(state, "孙坚") is not None
+
+
+def test_the_next_before_settlement_skill_is_the_zero_interference_one_else_the_lowest_rank_else_luck():
+    skills = [{"name": "离间", "owner": "郭嘉", "timing": "结算前", "targets": 1, "rank": 6, "text": ""},
+              {"name": "反间", "owner": "吕蒙", "timing": "结算前", "targets": 1, "rank": 6, "text": ""},
+              {"name": "遁甲", "owner": "庞统", "timing": "结算前", "targets": 1, "rank": 7, "text": ""}]
+    for seed in range(4):
+        state = game(setup={"skills": skills}, seed=seed)
+        guo, lv, pang = id_of(state, "郭嘉"), id_of(state, "吕蒙"), id_of(state, "庞统")
+        state, _ = act(state, "郭嘉", "skill", skill="离间", targets=[lv])
+        state, _ = act(state, "吕蒙", "skill", skill="反间", targets=[pang])
+        state, _ = act(state, "庞统", "skill", skill="遁甲", targets=[guo])
+        state, _ = apply(state, "gm", {"override": {"reason": "t", "effects": [{"luck": [lv, "优"]}]}})
+        state, _ = apply(state, "server", {"at": state["deadline"], "close": {}})
+        (first,) = state["pending"]
+        assert first["about"]["actor"] == lv, "no one is free: rank 6 ties, 优判 wins the 拼点"
+        state, _ = apply(state, "gm", {"resolve": {"decision": first["key"], "effects": []}})
+        (second,) = state["pending"]
+        assert second["about"]["actor"] == pang and second["about"]["zero_interference"], "吕蒙 resolved: 庞统 is free"

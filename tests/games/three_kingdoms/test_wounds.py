@@ -172,3 +172,16 @@ def test_only_a_revival_brings_a_left_id_back_and_never_after_a_natural_death_or
     state, _ = apply(state, "gm", {"override": {"reason": "起死回生", "effects": [
         {"revive": dian}, {"revive": xu}, {"revive": lv}]}})
     assert [slot(state, i)["status"] for i in (dian, xu, lv)] == ["normal", "left", "left"]
+
+
+@pytest.mark.parametrize("luck, outcome", [("优", "healed"), ("劣", "died")])
+def test_good_or_bad_luck_decides_the_wound_roll(luck, outcome):
+    for seed in range(5):
+        state = game(seed=seed)
+        target = id_of(state, "典韦")
+        state, _ = close(state)
+        effects = [{"wound": target}, {"luck": [target, luck]}]
+        state, _ = apply(state, "gm", {"override": {"reason": "t", "effects": effects}})
+        state, events = until(state, "day_vote", 1)
+        (judged,) = [e for e in events if e["type"] == "wound_judgement"]
+        assert judged["outcomes"] == [{"id": target, "outcome": outcome}]

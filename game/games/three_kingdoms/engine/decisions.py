@@ -13,6 +13,8 @@ from .state import GM, IN_PLAY, PHASES, event, holder, slot
 
 ID_EFFECTS = ("wound", "kill", "leave", "heal", "outside", "back", "fail", "revive")
 PLACEHOLDERS = ("trigger", "actor", "target")
+# Ruling 30: 优判 always wins a 拼点 and heals at 伤判, 劣判 the reverse; None clears it.
+LUCK = ("优", "劣", None)
 
 
 def add(state, events, kind, to, about, options, default, internal=None):
@@ -82,11 +84,12 @@ def check_effects(state, effects, context=None):
             if type(effect[kind]) is not str:
                 raise IllegalCommand("bad_effect", "announce takes a text")
             out.append({kind: effect[kind][:2000]})
-        elif kind == "identity":
-            ident, identity = (effect[kind] + [None, None])[:2] if type(effect[kind]) is list else (None, None)
-            if identity not in roster.IDENTITIES:
-                raise IllegalCommand("bad_effect", "identity takes [ID, identity]")
-            out.append({kind: [_id(state, ident, context), identity]})
+        elif kind in ("identity", "luck"):
+            ident, value = (effect[kind] + [None, None])[:2] if type(effect[kind]) is list else (None, None)
+            allowed = roster.IDENTITIES if kind == "identity" else LUCK
+            if value not in allowed:
+                raise IllegalCommand("bad_effect", f"{kind} takes [ID, one of {', '.join(map(str, allowed))}]")
+            out.append({kind: [_id(state, ident, context), value]})
         else:
             raise IllegalCommand("bad_effect", f"unknown effect {kind!r}")
     return out
@@ -126,6 +129,8 @@ def apply_effects(state, events, effects, queue=None, source=None, cause=None):
             state["night_report"]["texts"].append(value)
         elif kind == "identity":
             slot(state, value[0])["identity"] = value[1]
+        elif kind == "luck":
+            slot(state, value[0])["luck"] = value[1]
 
 
 def tell(state, events, ident, text):

@@ -155,14 +155,23 @@ def before(state, events):
         return skill.get("rank", 8)
 
     free = [u for u in pending if u[0] not in targeted]
-    candidates = free or [u for u in pending if rank(u) == min(rank(p) for p in pending)]
-    if not free:
-        candidates = [u for u in candidates if rank(u) == min(rank(c) for c in candidates)]
-    chosen = candidates[rand_below(state, len(candidates))] if len(candidates) > 1 and not free else candidates[0]
+    if free:
+        chosen = free[0]
+    else:
+        lowest = min(rank(p) for p in pending)
+        chosen = contest(state, [u for u in pending if rank(u) == lowest], lambda use: use[0])
     order = [chosen] + [u for u in pending if u is not chosen]
     _ask(state, events, chosen[0], chosen[1], chosen[2], "before",
          {"proposed_order": [[u[0], u[2]["skill"]] for u in order], "zero_interference": bool(free)})
     state["steps"].insert(0, "before")
+
+
+def contest(state, entrants, ident_of):
+    """拼点 (ruling 30): 优判 beats the rest, 劣判 loses to them, else a uniform draw."""
+    luck = [slot(state, ident_of(e)).get("luck") for e in entrants]
+    best = ([e for e, lk in zip(entrants, luck) if lk == "优"] or [e for e, lk in zip(entrants, luck) if lk != "劣"]
+            or list(entrants))
+    return best[0] if len(best) == 1 else best[rand_below(state, len(best))]
 
 
 def assassinations(state, events):

@@ -84,7 +84,7 @@ def new_state(seed, mode, size):
         slots[ident - 1] = {"id": ident, "chain": [name], "holder": 0, "country": facts["country"],
                             "initial_country": facts["country"] or roster.FREE, "identity": facts["identity"],
                             "rank": facts["rank"], "status": "normal", "controller": control[name], "wound": None,
-                            "immediate": False}
+                            "immediate": False, "luck": None}
     state.update({
         "seat_names": seat_names, "free": free, "slots": slots, "dead": [], "unrevivable": [],
         "phase": "setup", "night": 0, "clock": 0, "deadline": None, "steps": [], "locked": False, "revision": None,

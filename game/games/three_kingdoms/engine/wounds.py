@@ -170,7 +170,10 @@ def wound_rolls(state, events):
         w = s["wound"]
         if not in_play(s) or w is None or w["day"] != state["night"]:
             continue
-        if w["roll"] == 1:
+        if s.get("luck"):
+            # Ruling 30: 优判 heals, 劣判 kills, no draw.
+            outcome = "healed" if s["luck"] == "优" else "died"
+        elif w["roll"] == 1:
             r = rand_below(state, 10)
             outcome = "healed" if r < FIRST_ROLL[0] else "died" if r < FIRST_ROLL[0] + FIRST_ROLL[1] else "stays"
         else:

@@ -157,3 +157,18 @@ def test_every_listed_legal_command_applies(seed):
             for command in sample.sample(commands, min(1, len(commands))):
                 apply(state, seat, {"at": state["clock"], **command})
         player.step()
+
+
+def test_a_view_shares_nothing_with_the_state():
+    player = Player(2, "standard", 27)
+    for _ in range(60):
+        player.step()
+    before = json.dumps(player.state, sort_keys=True)
+    for audience in ["gm", "spectator", 0, 1, 2]:
+        seen = view(player.state, audience)
+        for _, _, value in _walk(seen):
+            if isinstance(value, list):
+                value.append("x")
+            elif isinstance(value, dict):
+                value["x"] = 1
+    assert json.dumps(player.state, sort_keys=True) == before

@@ -11,7 +11,7 @@ from ...engines import audiences
 from . import knowledge, roster
 from .decisions import public_form
 from .rules import awaiting
-from .state import GM, holder
+from .state import GM, copy, holder
 
 EVERYTHING = (GM, "all")
 
@@ -78,6 +78,11 @@ def _roster_identity(state, name):
 
 
 def view(state, audience):
+    """The state as ``audience`` may know it: a fresh JSON-ready dict sharing nothing with the state."""
+    return copy(_view(state, audience))
+
+
+def _view(state, audience):
     check(state, audience)
     everything = audience in EVERYTHING
     result = {

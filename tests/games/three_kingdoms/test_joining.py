@@ -141,3 +141,14 @@ def test_a_bot_whose_passive_a_country_used_up_asks_to_join_it():
     state, _ = until(state, "night_action", 2)
     assert slot(state, target)["status"] == "normal"
     assert state["subs"][str(target)]["request"]["country"] == "蜀"
+
+
+def test_without_junshi_an_alliance_join_is_unrecognised():
+    state = game()
+    effects = [{"kill": id_of(state, n)} for n in ("荀彧", "郭嘉")]
+    state, _ = apply(state, "gm", {"override": {"reason": "t", "effects": effects}})
+    state, _ = apply(state, "gm", {"alliance": {"countries": ["蜀", "吴"]}})
+    state, _ = until(state, "night_action", 2)
+    joined = [s["id"] for s in state["slots"] if s["country"] == "魏" and s["identity"] == "平民"]
+    assert len(joined) == 2
+    assert not [p for p in state["recognition"] if p[0] in joined or p[1] in joined]

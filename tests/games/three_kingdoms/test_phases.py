@@ -5,7 +5,7 @@ import pytest
 from game.games.three_kingdoms.engine import IllegalCommand, apply, new_match
 from game.games.three_kingdoms.engine.state import PHASES
 
-from .helpers import act, close, game, until
+from .helpers import act, close, game, id_of, until
 
 ORDER = ["night_action", "night_resolution", "night_feedback", "day_wound", "day_vote", "day_feedback"]
 
@@ -83,3 +83,35 @@ def test_the_gm_changes_durations_during_play_by_a_logged_override():
     assert state["deadline"] == state["clock"] + 60
     with pytest.raises(IllegalCommand):
         apply(state, "gm", {"override": {"reason": "x", "durations": {"night_resolution": 0}}})
+
+
+def test_the_night_announcement_names_dead_and_wounded_ids_alliances_and_gm_texts_but_no_reason():
+    state = game(setup={"successors": {"典韦": ["荀攸"]}})
+    dian, liu = id_of(state, "典韦"), id_of(state, "刘备")
+    state, _ = act(state, "关羽", "assassinate", target=dian)
+    state, _ = act(state, "太史慈", "assassinate", target=liu)
+    state, _ = close(state)
+    state, _ = apply(state, "gm", {"override": {"reason": "t", "effects": [{"wound": id_of(state, "孙坚")}]}})
+    state, _ = apply(state, "gm", {"alliance": {"countries": ["魏", "蜀"]}})
+    state, _ = apply(state, "gm", {"announce": {"text": "赤壁火起"}})
+    state, events = until(state, "day_wound", 1)
+    (announcement,) = [e for e in events if e["type"] == "announcement"]
+    assert announcement["to"] == "public"
+    assert announcement["deaths"] == [{"id": dian, "left": False}, {"id": liu, "left": True}]
+    assert announcement["wounded"] == [id_of(state, "孙坚")]
+    assert announcement["alliances"] == [["蜀", "魏"]] and "赤壁火起" in announcement["texts"]
+    assert "name" not in str(announcement) and "关羽" not in str(announcement)
+
+
+def test_a_day_heal_resolved_by_the_gm_comes_before_the_wound_roll():
+    setup = {"skills": [{"name": "青囊", "owner": "典韦", "timing": "白天受伤判定", "targets": 1, "text": "",
+                         "effects": [{"heal": "target"}]}]}
+    state = game(setup=setup)
+    state, _ = close(state)
+    target = id_of(state, "孙坚")
+    state, _ = apply(state, "gm", {"override": {"reason": "t", "effects": [{"wound": target}]}})
+    state, _ = until(state, "day_wound", 1)
+    state, _ = act(state, "典韦", "skill", skill="青囊", targets=[target])
+    state, events = close(state)
+    assert [e for e in events if e["type"] == "wound_judgement"][0]["outcomes"] == []
+    assert state["slots"][target - 1]["status"] == "normal"

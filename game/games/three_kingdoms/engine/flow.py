@@ -5,7 +5,7 @@ steps until one queues a GM decision, and the GM's answer lets the rest run.
 from __future__ import annotations
 
 from ...engines.errors import IllegalCommand
-from . import decisions, identify, joining, knowledge, night, roster, votes, wounds
+from . import actions, decisions, identify, joining, knowledge, night, roster, votes, wounds
 from .state import GM, event, holder, in_play, slot
 
 CLOSE = {
@@ -133,9 +133,11 @@ def day_skills(timing):
             entry = subs.get("skill")
             if entry and entry["timing"] == timing:
                 s = slot(state, int(key))
+                skill = actions.find_skill(state, holder(s), entry["skill"]) or {}
                 decisions.add(state, events, "skill", GM, {"stage": timing, "actor": s["id"], "character": holder(s),
-                                                           "skill": entry["skill"], "targets": entry["targets"]},
-                              ["effects"], [])
+                                                           "skill": entry["skill"], "targets": entry["targets"],
+                                                           "text": skill.get("text", "")},
+                              ["effects"], skill.get("effects", []))
     return step
 
 

@@ -99,3 +99,13 @@ def test_zhao_yuns_seat_sees_ballots_1_to_3_right_after_each_vote():
     state, _ = close(state)
     assert view(state, 3)["ballots"]["1"] == [{"voter": id_of(state, "典韦"), "target": None}]
     assert view(state, 1)["ballots"] == {}
+
+
+def test_a_same_country_hit_is_one_way_unless_the_data_makes_it_mutual():
+    state = game(mode="crowd")
+    state["night"] = 4
+    zhen, cao, xun = id_of(state, "甄姬"), id_of(state, "曹操"), id_of(state, "荀彧")
+    state, _ = act(state, "甄姬", "identify", index=0, targets=[cao, xun])
+    state, _ = until(state, "night_feedback", 4)
+    assert [zhen, cao] in state["recognition"] and [cao, zhen] in state["recognition"], "甄姬–曹操 is mutual"
+    assert [zhen, xun] in state["recognition"] and [xun, zhen] not in state["recognition"]

@@ -1,6 +1,6 @@
 """Games in a known state for the 三国 engine's tests: IDs are drawn, so tests find them by name."""
 from game.games.three_kingdoms.engine import apply
-from game.games.three_kingdoms.engine.randomplay import gm_answer
+from game.games.three_kingdoms.engine.decisions import default_answer
 from game.games.three_kingdoms.engine.rules import new_match
 from game.games.three_kingdoms.engine.state import holder, slot_of
 
@@ -28,7 +28,7 @@ def act(state, name, kind, **body):
     return apply(state, seat_of(state, name), {"at": state["clock"], kind: {key: name, **body}})
 
 
-def resolve_gm(state, events=None, answer=gm_answer):
+def resolve_gm(state, events=None, answer=default_answer):
     """Answer every pending GM decision with ``answer`` (the automatic GM's default by default)."""
     events = [] if events is None else events
     while any(d["for"] == "gm" for d in state["pending"]):

@@ -152,7 +152,7 @@ def test_every_listed_legal_command_applies(seed):
     sample = random.Random(seed)
     while player.state["phase"] != "over":
         state = player.state
-        for seat in seats(state):
+        for seat in [*seats(state), "gm"]:
             commands = legal_commands(state, seat)
             for command in sample.sample(commands, min(1, len(commands))):
                 apply(state, seat, {"at": state["clock"], **command})

@@ -33,6 +33,17 @@ def public_form(decision):
     return {k: v for k, v in decision.items() if k != "internal"}
 
 
+def default_answer(decision):
+    """The GM's answer that takes a decision's default (the automatic GM's, and the one listed
+    first among the GM's legal commands)."""
+    kind = decision["kind"]
+    if kind == "skill":
+        return {"resolve": {"decision": decision["key"], "effects": decision["default"]}}
+    if kind == "defence":
+        return {"resolve": {"decision": decision["key"], "defended": []}}
+    return {"resolve": {"decision": decision["key"], "choice": decision["default"]}}
+
+
 def take(state, key, seat):
     for decision in state["pending"]:
         if decision["key"] == key:

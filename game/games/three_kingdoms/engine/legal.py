@@ -8,6 +8,7 @@ from itertools import permutations
 from ...engines.errors import IllegalCommand
 from . import actions, knowledge, roster, votes, wounds
 from .answers import speaker
+from .decisions import default_answer
 from .setup import DAY_TIMINGS
 from .state import GM, holder, in_play
 
@@ -19,7 +20,11 @@ def _targets(state):
 
 
 def legal_commands(state, seat):
-    if seat == GM or state["phase"] in ("setup", "over"):
+    """A human seat's commands; for the GM, the default answer to each pending decision (its other
+    commands take free text and are not listed)."""
+    if seat == GM:
+        return [default_answer(d) for d in state["pending"] if d["for"] == GM]
+    if state["phase"] in ("setup", "over"):
         return []
     out = []
     for decision in state["pending"]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 from ...engines.errors import IllegalCommand
+from .decisions import default_answer
 from .legal import legal_commands
 from .record import make_record
 from .rules import apply, new_match
@@ -36,16 +37,6 @@ def random_setup(state, rng):
         skills.append({"name": f"技{index}", "owner": rng.choice(owners), "timing": timing, "targets": 1,
                        "rank": rng.randint(1, 11), "text": "", "effects": DEFAULT_EFFECTS.get(timing, [])})
     return {"setup": {"skills": skills, "successors": SUCCESSORS}}
-
-
-def gm_answer(decision):
-    """The automatic GM's answer to a decision: its default."""
-    kind = decision["kind"]
-    if kind == "skill":
-        return {"resolve": {"decision": decision["key"], "effects": decision["default"]}}
-    if kind == "defence":
-        return {"resolve": {"decision": decision["key"], "defended": []}}
-    return {"resolve": {"decision": decision["key"], "choice": decision["default"]}}
 
 
 class Player:
@@ -77,7 +68,7 @@ class Player:
         state = self.state
         for decision in state["pending"]:
             if decision["for"] == GM:
-                return GM, self.send(GM, {"at": state["clock"], **gm_answer(decision)})
+                return GM, self.send(GM, {"at": state["clock"], **default_answer(decision)})
         if state["phase"] == "setup" and not self.commands:
             return GM, self.send(GM, {"at": 0, **random_setup(state, self.rng)})
         if state["phase"] == "setup":

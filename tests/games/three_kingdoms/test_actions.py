@@ -246,3 +246,16 @@ def test_the_next_before_settlement_skill_is_the_zero_interference_one_else_the_
         state, _ = apply(state, "gm", {"resolve": {"decision": first["key"], "effects": []}})
         (second,) = state["pending"]
         assert second["about"]["actor"] == pang and second["about"]["zero_interference"], "吕蒙 resolved: 庞统 is free"
+
+
+def test_one_active_skill_per_day_across_both_day_stages():
+    setup = {"skills": [{"name": "弃车", "owner": "郭嘉", "timing": "白天受伤判定", "targets": 1, "text": ""},
+                        {"name": "诈取", "owner": "郭嘉", "timing": "白天行动投票", "targets": 1, "text": ""}]}
+    state = game(setup=setup)
+    state, _ = until(state, "day_wound", 1)
+    target = [id_of(state, "孙坚")]
+    state, _ = act(state, "郭嘉", "skill", skill="弃车", targets=target)
+    state, _ = until(state, "day_vote", 1)
+    refused(state, "郭嘉", "skill", "one_skill", skill="诈取", targets=target)
+    state, _ = until(state, "day_vote", 2)
+    state, _ = act(state, "郭嘉", "skill", skill="诈取", targets=target)

@@ -45,21 +45,26 @@ def parser(prog: str, doc: str) -> tuple:
     return top, top.add_subparsers(dest="command", required=True), common
 
 
-def add_replay(sub, common, replay, project, view, ensure_ascii=True) -> None:
+def add_replay(sub, common, replay, project, view, ensure_ascii=True, audience=None, audience_help=None) -> None:
     """The ``replay FILE [--view AUDIENCE]`` command over an engine's ``replay``, ``project`` and
-    ``view``: the record played through, and what the audience sees of its events and end state."""
+    ``view``: the record played through, and what the audience sees of its events and end state.
+    A game with other audiences than the two players' passes ``audience`` (text -> audience, its
+    ``view`` refusing an unknown one with ValueError) and its ``audience_help``."""
 
     def run(args) -> int:
-        audience = AUDIENCES[args.view]
+        who = AUDIENCES[args.view] if audience is None else audience(args.view)
         try:
             state, events = replay(read(args.file))
         except RecordError as exc:
             return fail(exc)
-        dump({"events": project(events, audience), "state": view(state, audience)}, args.indent, ensure_ascii)
+        dump({"events": project(events, who), "state": view(state, who)}, args.indent, ensure_ascii)
         return 0
 
     command = sub.add_parser("replay", parents=[common], help="replay a record and print what an audience sees")
     command.add_argument("file", help='record file, or "-" for stdin')
-    command.add_argument("--view", choices=list(AUDIENCES), default="all",
-                         help="audience: player 0, player 1, spectator or all (default: all)")
+    if audience is None:
+        command.add_argument("--view", choices=list(AUDIENCES), default="all",
+                             help="audience: player 0, player 1, spectator or all (default: all)")
+    else:
+        command.add_argument("--view", default="all", help=f"audience: {audience_help} (default: all)")
     command.set_defaults(run=run)

@@ -1,0 +1,25 @@
+"""三国 rules engine: pure Python, no Django, nothing outside the standard library.
+
+Rules ``shared/rules/three-kingdoms-rules.zh.md`` with the binding rulings of
+``shared/rules/three-kingdoms-rulings.md``; how each ruling maps to code, the ⏸ list and the
+choices made where both are silent are in ``docs/three-kingdoms-engine.md``.
+
+Public API (the shape of the other two engines)
+===============================================
+``new_match(seed, mode="standard", characters=27) -> state``: a JSON-ready dict in ``setup``.
+``apply(state, seat, command, *, in_place=False) -> (state, events)``: seat is a human seat
+    (0..n-1), ``"gm"`` or ``"server"``; a refused command raises ``IllegalCommand(code, message)``
+    and changes nothing.
+``legal_commands(state, seat)``: the seat's legal commands now; ``awaiting(state)``: who owes
+    something ({"gm": bool, "seats": [...]}).
+``view(state, audience)`` / ``project(events, audience)``: audience a seat, "gm", "spectator", "all".
+``to_json(state)`` / ``from_json(data)``: exact round trip (the state is plain JSON data).
+"""
+from ...engines.errors import IllegalCommand
+from .legal import legal_commands
+from .rules import apply, awaiting, new_match
+from .state import from_json, to_json
+from .view import project, view
+
+__all__ = ["IllegalCommand", "apply", "awaiting", "from_json", "legal_commands", "new_match", "project", "to_json",
+           "view"]

@@ -1,0 +1,243 @@
+"""Night resolution in the rulings' order (ruling 28), one step per function; a step that needs the
+game master queues decisions and the flow waits for their answers (``flow.run``).
+
+``state["work"]`` holds the night's working data: the damage queued for stage 3, the results of
+identifications (read at the close, delivered in 夜晚反馈公告) and which skill uses are resolved.
+"""
+from __future__ import annotations
+
+from . import actions, decisions, wounds
+from .state import GM, event, holder, in_play, rand_below, slot
+
+STAGE_TIMINGS = {"pre_settlement": "预结算前", "global": "全局", "during": "结算时", "after": "结算后"}
+# Ruling 12/28: the revision window after 预结算前 skills: 15 minutes, an hour with 料敌机先.
+REVISION = 900
+LONG_REVISION = 3600
+LONG_SKILL = "料敌机先"
+
+
+def start(state):
+    state["work"] = {"damage": [], "feedback": [], "recognitions": [], "hidden": [], "offers": [], "passives": [],
+                     "done": []}
+
+
+def _void(state, events, s, kind, reason):
+    state["subs"].get(str(s["id"]), {}).pop(kind, None)
+    if s["controller"] is not None:
+        events.append(event("void", [s["controller"]], character=holder(s), action=kind, reason=reason))
+
+
+def legality(state, events):
+    """Step 1: what can no longer be done at the close is void, its owner told why (ruling 19)."""
+    for key, subs in list(state["subs"].items()):
+        s = slot(state, int(key))
+        for kind, entry in list(subs.items()):
+            skill = actions.find_skill(state, holder(s), entry.get("skill")) if "skill" in entry else None
+            if kind == "skill" and entry.get("timing") == "立刻":
+                continue
+            reason = actions.able(state, s, skill)
+            if reason is None and kind not in ("assassinate", "request") and wounds.advisor_rule_applies(
+                    state, s["country"]):
+                reason = "no_advisor"
+            if reason is None and kind == "assassinate" and s["identity"] != "杀手":
+                reason = "not_a_killer"
+            if reason is None and kind == "request" and s["country"] is not None:
+                reason = "joined"
+            targets = entry["targets"] if "targets" in entry else [entry["target"]] if "target" in entry else []
+            named = entry.get("named") or [None] * len(targets)
+            named = named if type(named) is list else [named]
+            if reason is None and not all(actions.target_ok(state, t, n) for t, n in zip(targets, named)):
+                reason = "bad_target"
+            if reason:
+                _void(state, events, s, kind, reason)
+        _draw_zhao_yun(state, events, s, subs)
+
+
+def _draw_zhao_yun(state, events, s, subs):
+    """Ruling 25: 残兵之首 on nights 1–3 gets a target the server draws among the IDs in play but his."""
+    entry = subs.get("skill")
+    if not entry or entry["skill"] != "残兵之首" or holder(s) != "赵云" or state["night"] > 3 or entry.get("drawn"):
+        return
+    pool = [o["id"] for o in state["slots"] if o["status"] in ("normal", "wounded") and o["id"] != s["id"]]
+    choice = state.get("zhao_yun_pool")
+    if choice:
+        calls = set(state["calls"][choice["country"]])
+        narrowed = [i for i in pool if (i in calls) == choice["inside"]]
+        pool = narrowed or pool
+    if pool:
+        drawn = pool[rand_below(state, len(pool))]
+        entry["targets"], entry["named"], entry["drawn"] = [drawn], [None], True
+        state.setdefault("zhao_yun_targets", []).append({"night": state["night"], "id": drawn})
+        events.append(event("roll", GM, kind="残兵之首", id=drawn))
+
+
+def double_kill_and_reassign(state, events):
+    """Step 2 (rulings 50, 23): both initial killers 刺杀 → the 副's fails first; then 改刀."""
+    for country, killers in state["initial_killers"].items():
+        subs = [state["subs"].get(str(k), {}) for k in killers]
+        if len(killers) == 2 and all("assassinate" in s for s in subs):
+            _void(state, events, slot(state, killers[1]), "assassinate", "double_kill")
+    for key, subs in list(state["subs"].items()):
+        entry = subs.pop("reassign", None)
+        if entry is None:
+            continue
+        advisor = slot(state, int(key))
+        country = advisor["country"]
+        state["countries"][country]["reassign_used"] = True
+        killer = slot(state, entry["killer"])
+        if actions.able(state, killer) or killer["identity"] != "杀手":
+            events.append(event("void", [advisor["controller"]], character=holder(advisor), action="reassign",
+                                reason="killer_cannot_act"))
+            continue
+        for other in state["initial_killers"][country]:
+            state["subs"].get(str(other), {}).pop("assassinate", None)
+        killer_subs = state["subs"].setdefault(str(killer["id"]), {})
+        killer_subs.pop("skill", None)
+        killer_subs["assassinate"] = {"target": entry["target"], "named": entry["named"], "reassigned": True,
+                                      "seq": entry["seq"], "at": entry["at"]}
+        events.append(event("reassigned", GM, country=country, killer=killer["id"], target=entry["target"]))
+
+
+def uses(state, timing):
+    """The night's unresolved skill uses of one timing class, in submission order."""
+    found = []
+    for key, subs in state["subs"].items():
+        for kind, entry in subs.items():
+            if "skill" in entry and entry["timing"] == timing and [int(key), kind] not in state["work"]["done"]:
+                found.append((int(key), kind, entry))
+    return sorted(found, key=lambda u: u[2]["seq"])
+
+
+def _ask(state, events, ident, kind, entry, stage, extra=None):
+    state["work"]["done"].append([ident, kind])
+    skill = actions.find_skill(state, holder(slot(state, ident)), entry["skill"]) or {}
+    about = {"stage": stage, "actor": ident, "character": holder(slot(state, ident)), "skill": entry["skill"],
+             "targets": entry["targets"], "text": skill.get("text", ""), **(extra or {})}
+    decisions.add(state, events, "skill", GM, about, ["effects"], skill.get("effects", []))
+
+
+def ask_stage(stage):
+    def step(state, events):
+        for ident, kind, entry in uses(state, STAGE_TIMINGS[stage]):
+            _ask(state, events, ident, kind, entry, stage)
+    step.__name__ = stage
+    return step
+
+
+def revision(state, events):
+    """Step 3's second half: once the GM has set the 预结算前 users' views, everyone may revise all
+    but those actions until the window ends (the server's close), then legality runs again."""
+    users = [ident for ident, _ in state["work"]["done"] if _timing(state, ident) == "预结算前"]
+    if not users:
+        return
+    names = {e["skill"] for key, subs in state["subs"].items() for e in subs.values() if e.get("timing") == "预结算前"}
+    length = LONG_REVISION if LONG_SKILL in names else REVISION
+    state["revision"] = {"until": state["clock"] + length, "locked": sorted(set(users))}
+    state["steps"].insert(0, "legality")
+    events.append(event("revision_window", until=state["revision"]["until"]))
+
+
+def _timing(state, ident):
+    entry = state["subs"].get(str(ident), {}).get("skill")
+    return entry and entry.get("timing")
+
+
+def before(state, events):
+    """Step 5: the 结算前 uses one at a time, the server proposing the next: an actor no unresolved
+    结算前 use targets (零干扰), else the lowest rank, then 拼点."""
+    pending = uses(state, "结算前")
+    if not pending:
+        return
+    targeted = {t for _, _, e in pending for t in e["targets"]}
+
+    def rank(use):
+        skill = actions.find_skill(state, holder(slot(state, use[0])), use[2]["skill"]) or {}
+        return skill.get("rank", 8)
+
+    free = [u for u in pending if u[0] not in targeted]
+    if free:
+        chosen = free[0]
+    else:
+        lowest = min(rank(p) for p in pending)
+        chosen = contest(state, [u for u in pending if rank(u) == lowest], lambda use: use[0])
+    order = [chosen] + [u for u in pending if u is not chosen]
+    _ask(state, events, chosen[0], chosen[1], chosen[2], "before",
+         {"proposed_order": [[u[0], u[2]["skill"]] for u in order], "zero_interference": bool(free)})
+    state["steps"].insert(0, "before")
+
+
+def contest(state, entrants, ident_of):
+    """拼点 (ruling 30): 优判 beats the rest, 劣判 loses to them, else a uniform draw."""
+    luck = [slot(state, ident_of(e)).get("luck") for e in entrants]
+    best = ([e for e, lk in zip(entrants, luck) if lk == "优"] or [e for e, lk in zip(entrants, luck) if lk != "劣"]
+            or list(entrants))
+    return best[0] if len(best) == 1 else best[rand_below(state, len(best))]
+
+
+def assassinations(state, events):
+    """Ruling 22: each standing 刺杀 is death-level damage; on the assassin's own 君主 it does nothing,
+    on another of its own country the death becomes a wound with 1/2."""
+    for key, subs in state["subs"].items():
+        entry = subs.get("assassinate")
+        if not entry:
+            continue
+        killer = slot(state, int(key))
+        target = slot(state, entry["target"])
+        level = "death"
+        if target["country"] == killer["country"]:
+            if target["identity"] == "君主":
+                events.append(event("no_effect", GM, actor=killer["id"], target=target["id"], reason="own_monarch"))
+                continue
+            if rand_below(state, 2) == 0:
+                level = "wound"
+            events.append(event("roll", GM, kind="同国刺杀", id=target["id"], outcome=level))
+        state["work"]["damage"].append({"target": target["id"], "level": level, "source": killer["country"],
+                                        "cause": "刺杀", "actor": killer["id"]})
+
+
+def defences(state, events):
+    """Stage 2: for a target with a passive or a 结算时 skill aimed at it, the server lists its damage
+    largest first and its possible defences in the rulings' order (本人主动 > 他人主动 > 本人被动;
+    others' passives are the GM's to add), and the GM confirms which damage is defended (⏸)."""
+    by_target = {}
+    for index, hit in enumerate(state["work"]["damage"]):
+        by_target.setdefault(hit["target"], []).append(index)
+    protectors = {t for key, subs in state["subs"].items() for e in subs.values()
+                  if e.get("timing") == "结算时" for t in e["targets"]}
+    for target, indexes in by_target.items():
+        s = slot(state, target)
+        passives = [k["name"] for k in actions.skills_of(state, holder(s)) if k["timing"] == "被动"]
+        if not passives and target not in protectors:
+            continue
+        ordered = sorted(indexes, key=lambda i: state["work"]["damage"][i]["level"] != "death")
+        active = [(int(k), e["skill"]) for k, subs in state["subs"].items() for e in subs.values()
+                  if e.get("timing") == "结算时" and target in e["targets"]]
+        options = ([{"order": "本人主动", "id": i, "skill": n} for i, n in active if i == target]
+                   + [{"order": "他人主动", "id": i, "skill": n} for i, n in active if i != target]
+                   + [{"order": "本人被动", "id": target, "skill": n} for n in passives])
+        about = {"target": target, "character": holder(s),
+                 "damage": [dict(state["work"]["damage"][i], index=i) for i in ordered], "defences": options}
+        decisions.add(state, events, "defence", GM, about, ["defended"], [])
+
+
+def apply_night(state, events):
+    """Stage 3: wounds and deaths (deaths first), natural deaths due tonight, identification results."""
+    queue = sorted((h for h in state["work"]["damage"] if not h.get("defended")),
+                   key=lambda h: h["level"] != "death")
+    for hit in queue:
+        if in_play(slot(state, hit["target"])) and slot(state, hit["target"])["status"] != "outside":
+            wounds.damage(state, events, hit["target"], hit["level"], hit["source"], cause=hit["cause"])
+    for name, night in state["data"]["natural_deaths"].items():
+        s = next((o for o in state["slots"] if holder(o) == name and in_play(o)), None)
+        if s is not None and night == state["night"]:
+            wounds.kill(state, events, s["id"], cause="自然死亡", natural=True)
+
+
+STEPS = {"legality": legality, "double_kill_and_reassign": double_kill_and_reassign,
+         "pre_settlement": ask_stage("pre_settlement"), "revision": revision, "global": ask_stage("global"),
+         "before": before,
+         "during": ask_stage("during"), "assassinations": assassinations, "defences": defences,
+         "apply_night": apply_night, "after": ask_stage("after")}
+ORDER = ["legality", "double_kill_and_reassign", "identifications", "pre_settlement", "revision", "global", "before",
+         "during",
+         "assassinations", "defences", "apply_night", "after", "end_check"]

@@ -1,0 +1,43 @@
+"""Bad input gets a clear refusal and changes nothing: any command body, from any seat, either
+applies or raises ``IllegalCommand`` — never another exception."""
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from game.games.three_kingdoms.engine import IllegalCommand, apply
+from game.games.three_kingdoms.engine.rules import GM_COMMANDS, SEAT_COMMANDS, SERVER_COMMANDS
+
+from .helpers import game, until
+
+SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-3, 40), st.floats(allow_nan=False),
+                    st.sampled_from(["夏侯惇", "曹操", "司马朗", "魏", "yes", "call", "group", "skill", "target"]))
+VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+    st.sampled_from(["actor", "voter", "target", "targets", "skill", "index", "names", "killer", "country",
+                     "decision", "choice", "text", "call", "effects", "reason", "what", "follow", "scatter",
+                     "countries", "on", "defended", "id", "wound", "kill", "recognise", "skills", "successors",
+                     "characters", "durations", "identifications", "natural_deaths"]), inner, max_size=4),
+    max_leaves=8)
+KINDS = st.sampled_from(SEAT_COMMANDS + GM_COMMANDS + SERVER_COMMANDS + ("bogus",))
+SEATS = st.sampled_from([0, 1, 2, 3, -1, "gm", "server", "x", True, None])
+STATES = {}
+
+
+def state_at(where):
+    if where not in STATES:
+        state = game()
+        STATES[where] = state if where == "night" else until(state, "day_vote", 1)[0]
+    return STATES[where]
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(st.sampled_from(["night", "vote"]), SEATS, KINDS, VALUES, st.one_of(st.none(), SCALARS))
+def test_any_command_applies_or_is_refused_cleanly(where, seat, kind, body, at):
+    state = state_at(where)
+    before = json.dumps(state, sort_keys=True)
+    command = {kind: body} if at is None else {kind: body, "at": at}
+    try:
+        apply(state, seat, command)
+    except IllegalCommand as refusal:
+        assert refusal.code and refusal.message
+    assert json.dumps(state, sort_keys=True) == before, "apply without in_place never changes its input"

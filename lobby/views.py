@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from aquawar_site.security import request_address
 from game import games
 from game.access import may_watch
+from game.history.views import moved
 from game.live.presenter import how_to_play_url
 from game.models import Match
 from game.programs import dispatch, tokens
@@ -245,7 +246,9 @@ def profile(request, username):
     visible = Q(private=False)
     if request.user.is_authenticated:
         visible |= Q(host=request.user) | Q(guest=request.user)
-    recent = played.exclude(status="cancelled").filter(visible)
+    # As in history: no aborted match, nor a finished one a side never moved in (a play-resign loop).
+    shown = Q(status__in=[Match.Status.OPEN, Match.Status.LIVE]) | Q(moved(0), moved(1), status=Match.Status.FINISHED)
+    recent = played.filter(shown).filter(visible)
     recent = recent.select_related("host", "guest").order_by("-created")[:PROFILE_LIMIT]
     rows = []
     for match in recent:

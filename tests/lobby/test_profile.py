@@ -1,8 +1,8 @@
 import pytest
 from django.urls import reverse
 
-from game.models import Match
-from game.services import create_match, join_match
+from game.models import Match, MatchEvent
+from game.services import apply_command, create_match, join_match
 
 from .helpers import assert_no_species, hide_teams_in
 
@@ -13,10 +13,32 @@ def profile_url(user):
     return reverse("profile", args=[user.username])
 
 
+HOST_PICK = {"pick": ["mimic_fish", "archerfish", "sea_wolf", "sunfish"], "mimic": "octopus"}
+GUEST_PICK = {"pick": ["manta_ray", "clownfish", "electric_eel", "pufferfish"]}
+
+
 def finished(host, guest, winner, private=False):
+    """A match both sides played in (each picked a team), then ended with ``winner``."""
     match = join_match(create_match(host, private=private), guest)
+    apply_command(match.pk, host, "h", 0, HOST_PICK)
+    apply_command(match.pk, guest, "g", 1, GUEST_PICK)
     Match.objects.filter(pk=match.pk).update(status="finished", winner=winner)
     return match
+
+
+def test_it_leaves_aborted_and_empty_matches_out(outsider_client, host, guest):
+    """A play-resign loop's matches (nobody or one side moved) would crowd out the real ones."""
+    aborted = join_match(create_match(host), guest)
+    Match.objects.filter(pk=aborted.pk).update(status="aborted")
+    empty = join_match(create_match(host), guest)
+    apply_command(empty.pk, host, "h", 0, HOST_PICK)
+    Match.objects.filter(pk=empty.pk).update(status="finished", winner=0)
+    real = finished(host, guest, winner=0)
+    assert MatchEvent.objects.filter(match=empty).exclude(seat=0).count() == 0
+    html = outsider_client.get(profile_url(host)).content.decode()
+    assert reverse("game:match", args=[real.pk]) in html
+    assert reverse("game:match", args=[aborted.pk]) not in html
+    assert reverse("game:match", args=[empty.pk]) not in html
 
 
 def stat(response, name):

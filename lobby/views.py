@@ -22,7 +22,7 @@ from game.programs.seats import start_vs_computer
 from game.services import ServiceError, cancel_match, create_match, join_match
 from game.sweep import sweep_now_and_then
 
-from .forms import NewMatchForm, TokenForm, VsComputerForm
+from .forms import NewMatchForm, TokenForm, VsComputerForm, level_choices
 from .signups import SignupForm
 
 LIST_LIMIT = 50
@@ -86,6 +86,16 @@ def match_lists(user):
     return {"my_matches": mine, "open_matches": open_matches, "live_matches": live, "digest": digest}
 
 
+def computer_levels():
+    """[(level, label, [(game title, measured rating)])]: the lobby's levels, each with where it
+    stands on the rating scale in each game that measured it."""
+    measured = {}
+    for game in games.every():
+        for level, rating in game.level_ratings.items():
+            measured.setdefault(level, []).append((game.title, f"{rating:,}"))
+    return [(level, label, measured.get(level, [])) for level, label in level_choices()]
+
+
 @require_safe
 def lobby(request):
     # Abandoned matches must not linger in anyone's list; cheap: at most one sweep a minute.
@@ -97,6 +107,7 @@ def lobby(request):
         # Both forms have a time control: distinct ids keep each one's label on its own field.
         "vs_computer_form": VsComputerForm(auto_id="computer_%s", initial=last.get("computer", {})),
         "computer_available": dispatch.available(),
+        "computer_levels": computer_levels(),
         **lists,
         # The open matches the person sees waiting here: joined before the lobby's socket listens
         # (the page still loading, the socket reconnecting), the socket tells of it when it connects.

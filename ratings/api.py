@@ -14,9 +14,10 @@ from .models import ProgramAccount, Rating, RatingChange
 # A deviation above this marks a rating provisional: shown with a "?", left off the leaderboards
 # (lichess's threshold; an unknown account starts at 350, and a handful of games bring it below).
 PROVISIONAL_DEVIATION = 110
-# A built-in level is a fixed reference for programs (its rating never moves): ANCHOR_LOW for the
-# game's weakest level, ANCHOR_STEP more for each stronger one (``Game.levels`` is weakest first).
-# A convention that spaces them apart, not a measurement; known, hence the small deviation.
+# A built-in level is a fixed reference for programs (its rating never moves): its rating measured
+# by the levels' round robin (``Game.level_ratings``, bench/bot_ratings.py), else ANCHOR_LOW for the
+# game's weakest level and ANCHOR_STEP more for each stronger one (``Game.levels`` is weakest first),
+# a convention that spaces them apart. Known either way, hence the small deviation.
 ANCHOR_LOW = 1000
 ANCHOR_STEP = 500
 ANCHOR_DEVIATION = 50
@@ -44,7 +45,10 @@ def _standing(row):
 
 def anchor(level, game):
     """The fixed ``Standing`` of the built-in ``level`` in ``game`` (a registry name)."""
-    levels = list(games.get(game).levels)
+    the_game = games.get(game)
+    if level in the_game.level_ratings:
+        return Standing(float(the_game.level_ratings[level]), float(ANCHOR_DEVIATION))
+    levels = list(the_game.levels)
     index = levels.index(level) if level in levels else 0
     return Standing(float(ANCHOR_LOW + ANCHOR_STEP * index), float(ANCHOR_DEVIATION))
 

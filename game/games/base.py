@@ -19,6 +19,8 @@ Terms used throughout:
 Every method is deterministic: the same state and arguments give the same answer and the same
 events, so a stored seed plus the stored commands rebuild every state (replays, records, imports).
 """
+import json
+from pathlib import Path
 from typing import NamedTuple
 
 
@@ -60,6 +62,15 @@ class Record(NamedTuple):
     source: object = None
 
 
+def measured_level_ratings(bots_folder):
+    """{level: rating} from ``level_ratings.json`` in ``bots_folder`` (a path), or {} without one."""
+    path = Path(bots_folder) / "level_ratings.json"
+    if not path.exists():
+        return {}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {level: round(entry["rating"]) for level, entry in data["ratings"].items()}
+
+
 class Game:
     """One game, as the platform sees it. Subclass it; every member below must be provided."""
 
@@ -88,6 +99,9 @@ class Game:
     levels = {}
     #: The level the lobby's form suggests.
     default_level = None
+    #: Each level's rating as measured by the levels' round robin (``bench/bot_ratings.py``,
+    #: ``level_ratings.json`` in the game's ``bots/``): level -> rating; a level not measured is absent.
+    level_ratings = {}
     #: The web presentation (a ``Presentation``); Django-side, so it may use templates.
     web = None
 

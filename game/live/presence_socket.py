@@ -11,7 +11,7 @@ import asyncio
 from channels.db import database_sync_to_async
 from django.utils import translation
 
-from .. import fairness
+from .. import fairness, time_controls
 from . import fanout, presence, presenter
 from .groups import match_group, presence_ring
 
@@ -85,4 +85,4 @@ class PresenceSocket:
         match = fanout.match_after(self.match_id)
         if match is None:
             return count, None
-        return count, fairness.opponent(match.pk, self.seat, match.status, match.move_seconds, players)
+        return count, fairness.opponent(match.pk, self.seat, match.status, time_controls.of(match), players)

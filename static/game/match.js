@@ -57,13 +57,22 @@
   // reader's machine does not move the deadline; every redraw brings fresh ones.
   var URGENT_SECONDS = 10;
 
+  function twoDigits(n) { return (n < 10 ? "0" : "") + n; }
+
+  // As the server writes it (game/live/presenter.py, clock_text): "4:05", "1:02:03", "2d 03h".
+  function clockText(left) {
+    if (left >= 86400) return Math.floor(left / 86400) + "d " + twoDigits(Math.floor(left % 86400 / 3600)) + "h";
+    var minutes = Math.floor(left / 60) % 60, seconds = twoDigits(left % 60);
+    if (left >= 3600) return Math.floor(left / 3600) + ":" + twoDigits(minutes) + ":" + seconds;
+    return Math.floor(left / 60) + ":" + seconds;
+  }
+
   function tickClocks() {
     document.querySelectorAll(".clock[data-deadline]").forEach(function (clock) {
       if (!clock.dataset.offset) clock.dataset.offset = Number(clock.dataset.serverTime) - Date.now();
       var now = Date.now() + Number(clock.dataset.offset);
       var left = Math.max(0, Math.ceil((Number(clock.dataset.deadline) - now) / 1000));
-      var seconds = left % 60;
-      clock.querySelector(".clock-time").textContent = Math.floor(left / 60) + ":" + (seconds < 10 ? "0" : "") + seconds;
+      clock.querySelector(".clock-time").textContent = clockText(left);
       clock.classList.toggle("clock--urgent", left <= URGENT_SECONDS);
     });
   }

@@ -1,43 +1,23 @@
 """A time bank with an increment: each player's bank for the whole match, kept on the match row,
 exact across reloads (a restart keeps nothing in memory), running out of it loses; picks have their
 own allowance. Time is a fake clock here: every change happens at a moment the test sets."""
-from datetime import datetime, timedelta, timezone as tz
+from datetime import timedelta
 
 import pytest
-from django.utils import timezone
 
 from game import games, services, time_controls
 from game.games.aquawar import engine
 from game.live import clocks, frames, presenter
 from game.models import Match
-from game.programs import runner, seats
 from game.time_controls import TimeControl
 
 from ..games.miracle.helpers import DECK_A, DECK_B
+from .fake_clock import START, clock  # noqa: F401 (a fixture)
 from .helpers import GUEST_TEAMS, HOST_TEAMS
 
 pytestmark = pytest.mark.django_db
 
 BANK, INCREMENT, PICK = 180, 5, 60
-START = datetime(2026, 1, 1, 12, tzinfo=tz.utc)
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    """The fake clock: ``clock.at(seconds)`` sets now to START + seconds."""
-
-    class Fake:
-        now = START
-
-        def at(self, seconds):
-            self.now = START + timedelta(seconds=seconds)
-
-    fake = Fake()
-    monkeypatch.setattr(timezone, "now", lambda: fake.now)
-    # The runner is not run: the tests drive the clocks themselves.
-    monkeypatch.setattr(runner, "wake", lambda match_id: None)
-    monkeypatch.setattr(seats, "wake", lambda match_id: None)
-    return fake
 
 
 def fresh(match):

@@ -16,6 +16,7 @@ from game import time_controls
 from game.live.frames import epoch_ms
 from game.live.presenter import URGENT_SECONDS, clock_text
 from game.models import Match
+from notify import services as notify_services
 
 from .views import login_url
 
@@ -64,4 +65,5 @@ def rows(user):
 def your_games(request):
     if not request.user.is_authenticated:
         return redirect(login_url(request.path))
-    return render(request, "lobby/your_games.html", {"rows": rows(request.user)})
+    context = {"rows": rows(request.user), "notices": notify_services.unseen_notices(request.user)}
+    return render(request, "lobby/your_games.html", context)

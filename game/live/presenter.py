@@ -38,6 +38,8 @@ def countdown(payload, side):
     if payload["status"] != "live" or (deadline is None and bank is None):
         return None
     if deadline is None:
+        if payload["programs"][side]:
+            return None  # a machine keeps its own clock, whatever the bank
         # A bank that is not running: shown as it stands, not ticking (no ``deadline``).
         return {"deadline": None, "server_time": clock["server_time"], "text": clock_text(math.ceil(bank / 1000)), "urgent": False}
     left = max(0, math.ceil((deadline - clock["server_time"]) / 1000))

@@ -9,6 +9,7 @@ from game import games, services, time_controls
 from game.games.aquawar import engine
 from game.live import clocks, frames, presenter
 from game.models import Match
+from game.programs import seats
 from game.time_controls import TimeControl
 
 from ..games.miracle.helpers import DECK_A, DECK_B
@@ -145,3 +146,9 @@ def test_the_bank_arithmetic_on_its_own():
     assert (deadline, bank) == (START + s(30 + 75), s(75))
     idle = period._replace(due=False)
     assert clocks.next_bank(START + s(100), s(80), idle, START + s(130), control, PICK) == (None, s(INCREMENT))
+
+
+def test_against_the_computer_only_the_persons_bank_is_shown(host, clock):
+    match = seats.start_vs_computer(host, "random", move_seconds=INCREMENT, bank_seconds=BANK)
+    payload = frames.payload(frames.load_match(match.pk), 0)
+    assert presenter.countdown(payload, 0) is not None and presenter.countdown(payload, 1) is None

@@ -5,7 +5,7 @@ from datetime import timedelta
 
 import pytest
 
-from game import games, services, time_controls
+from game import fairness, games, services, time_controls
 from game.games.aquawar import engine
 from game.live import clocks, frames, presenter
 from game.models import Match
@@ -152,3 +152,10 @@ def test_against_the_computer_only_the_persons_bank_is_shown(host, clock):
     match = seats.start_vs_computer(host, "random", move_seconds=INCREMENT, bank_seconds=BANK)
     payload = frames.payload(frames.load_match(match.pk), 0)
     assert presenter.countdown(payload, 0) is not None and presenter.countdown(payload, 1) is None
+
+
+def test_an_absent_opponent_may_be_claimed_against_after_a_minute_not_after_the_increment(settings):
+    settings.CLAIM_AFTER_SECONDS = 60
+    assert fairness.claim_after(TimeControl(INCREMENT, BANK)) == s(60)
+    assert fairness.claim_after(TimeControl(120)) == s(120)
+    assert fairness.claim_after(TimeControl(time_controls.DAY)) is None

@@ -28,7 +28,7 @@ def test_a_bank_ticks_for_the_mover_only_and_your_games_says_whose_move(browser,
         ui.wait_live(page)
         assert "3 min + 5 s per decision" in page.inner_text(".match-time-control")
         # The pick runs on its own allowance (a minute), not on the three-minute bank.
-        assert 50 <= seconds_left(page, 0) <= 60
+        assert 0 < seconds_left(page, 0) <= 60
     ui.pick_any(host)
     ui.pick_any(guest)
     for page in (host, guest):
@@ -43,7 +43,8 @@ def test_a_bank_ticks_for_the_mover_only_and_your_games_says_whose_move(browser,
         assert clock_of(page, 1 - side).get_attribute("data-deadline") is None
         assert clock_of(page, 1 - side).locator(".clock-time").inner_text() == "3:00"
     start = seconds_left(waiter, side)
-    assert 170 <= start <= 180
+    # The bank (3:00), not a pick's minute; what went by depends on how busy the machine is.
+    assert 120 < start <= 180
     waiter.wait_for_function(
         "a => { var t = document.querySelector(\".team[data-side='\" + a[0] + \"'] .clock-time\").textContent.split(':');"
         " return Number(t[0]) * 60 + Number(t[1]) < a[1]; }",

@@ -33,8 +33,11 @@ def test_a_bank_ticks_for_the_mover_only_and_your_games_says_whose_move(browser,
     ui.pick_any(guest)
     for page in (host, guest):
         ui.wait_version(page, 2)
-    mover, waiter = (host, guest) if host.locator(".controls-clock .clock").count() else (guest, host)
-    side = 0 if mover is host else 1
+    # Whoever opens the round: the one side whose clock runs (after the redraw that follows the picks).
+    running = ".team .clock[data-deadline]"
+    host.wait_for_function("s => document.querySelectorAll(s).length === 1", arg=running)
+    side = int(host.locator(running).locator("xpath=ancestor::*[@data-side][1]").get_attribute("data-side"))
+    mover, waiter = (host, guest) if side == 0 else (guest, host)
     for page in (host, guest):
         page.wait_for_function(
             "s => document.querySelector(\".team[data-side='\" + s + \"'] .clock[data-deadline]\")", arg=side

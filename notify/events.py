@@ -4,7 +4,7 @@ row however many processes sweep at once."""
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
-from django.db.models import OuterRef, Subquery
+from django.db.models import OuterRef, Q, Subquery
 from django.utils import timezone
 
 from game.models import Match, MatchEvent
@@ -15,6 +15,9 @@ from .models import Notice, Preferences, PushSubscription
 # Reminded this long before a deadline; for a period this short or shorter, halfway through it
 # (a day's period starts a day before its deadline: the reminder would come with the move).
 REMIND_BEFORE = timedelta(days=1)
+# A change this recent is looked at for a move newly owed (sweeps come every few seconds; this is for
+# workers that were all down a while).
+RECENT = timedelta(hours=1)
 
 
 def remind_before(period_seconds):
@@ -38,8 +41,12 @@ def wants(user_ids):
 def _events(now):
     """[(key, kind, match, seat, deadline)] of every event of the live correspondence matches."""
     last_seat = MatchEvent.objects.filter(match=OuterRef("pk"), version=OuterRef("version")).values("seat")[:1]
+    # Only what can have news: a match changed lately (a move now owed), or a deadline within the
+    # reminder's reach; not every correspondence match on every sweep.
+    soon = now + REMIND_BEFORE
+    news = Q(updated__gte=now - RECENT) | Q(deadline_0__lte=soon) | Q(deadline_1__lte=soon)
     live = (
-        Match.objects.filter(status=Match.Status.LIVE, bank_seconds=0, move_seconds__gte=DAY)
+        Match.objects.filter(news, status=Match.Status.LIVE, bank_seconds=0, move_seconds__gte=DAY)
         .exclude(deadline_0=None, deadline_1=None)
         .annotate(last_seat=Subquery(last_seat))
         .only("pk", "version", "move_seconds", "deadline_0", "deadline_1", "host_id", "guest_id")

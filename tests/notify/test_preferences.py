@@ -3,7 +3,9 @@ mailed a confirmation link and gets nothing else until it is opened."""
 import pytest
 from django.core import mail
 
-from notify import delivery
+from game import services
+from game.time_controls import DAY
+from notify import delivery, events, links
 from notify.models import Preferences
 
 pytestmark = pytest.mark.django_db
@@ -39,3 +41,21 @@ def test_a_bad_address_is_refused_and_changes_nothing(host, host_client):
 
 def test_a_visitor_is_asked_to_log_in(client):
     assert client.get(PAGE)["Location"].startswith("/accounts/login/")
+
+
+def test_the_site_shows_each_notice_once_unless_turned_off(host, guest, host_client, guest_client):
+    match = services.join_match(services.create_match(host, move_seconds=DAY), guest)
+    events.find()
+    line = f"Your move in match #{match.pk}"
+    assert line in host_client.get("/games/").content.decode()
+    assert line not in host_client.get("/games/").content.decode()
+    guest_client.post(PAGE, {"email": "", "by_mail": "on"})
+    assert line not in guest_client.get("/games/").content.decode()
+
+
+def test_opening_an_unsubscribe_link_asks_before_it_unsubscribes(host, client):
+    link = f"/notifications/unsubscribe/{links.unsubscribe_token(host.pk)}/"
+    # A mail scanner following the link changes nothing.
+    assert 'method="post"' in client.get(link).content.decode()
+    assert not Preferences.objects.filter(user=host, by_mail=False).exists()
+    assert client.post("/notifications/unsubscribe/forged/").status_code == 400

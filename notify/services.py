@@ -35,7 +35,8 @@ def save(user, *, email, by_mail, by_push, in_site):
     preferences = preferences_of(user)
     preferences.by_mail, preferences.by_push, preferences.in_site = by_mail, by_push, in_site
     preferences.save()
-    if email != user.email:
+    # A new address, or the same one not confirmed yet (its link lost or expired): a fresh link.
+    if email != user.email or (email and preferences.verified_email != email):
         start_verification(user, email)
 
 

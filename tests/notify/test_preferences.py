@@ -24,12 +24,19 @@ def test_a_new_address_is_sent_a_confirmation_link_and_shown_unconfirmed(host, h
     host.refresh_from_db()
     assert host.email == "me@example.com"
     assert "Not confirmed yet" in host_client.get(PAGE).content.decode()
+    # Saved again before confirming (the link lost): another link.
+    host_client.post(PAGE, {"email": "me@example.com", "by_mail": "on", "in_site": "on"})
     delivery.deliver_pending()
-    (sent,) = mail.outbox
+    assert len(mail.outbox) == 2
+    sent = mail.outbox[-1]
     assert sent.to == ["me@example.com"] and "/notifications/verify/" in sent.body
     link = next(line for line in sent.body.splitlines() if "/notifications/verify/" in line)
     host_client.get(link.removeprefix("http://localhost:8000"))
     assert "This address is confirmed." in host_client.get(PAGE).content.decode()
+    # Once confirmed, saving the settings mails nothing.
+    host_client.post(PAGE, {"email": "me@example.com", "in_site": "on"})
+    delivery.deliver_pending()
+    assert len(mail.outbox) == 2
 
 
 def test_a_bad_address_is_refused_and_changes_nothing(host, host_client):

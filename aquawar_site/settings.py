@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "lobby",
     "ratings",
     "tournaments",
+    "notify",
 ]
 
 MIDDLEWARE = [
@@ -325,3 +326,21 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
+
+# Notices of correspondence matches (notify/, docs/deploy.md "Mail and push"). Mail: the console by
+# default (make run prints it); SMTP with EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend.
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = os.environ.get("EMAIL_USE_TLS", "") == "1"
+EMAIL_TIMEOUT = 10
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Aquawar Online <noreply@localhost>")
+# Where the links in mails and pushes point.
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
+# Web Push (VAPID): the key pair's public half (base64url, given to browsers) and private half; no
+# push without them. SUBJECT: a mailto: or https: contact for the push services.
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:admin@localhost")

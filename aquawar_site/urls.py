@@ -9,4 +9,5 @@ urlpatterns = [
     path("", include("game.history.urls")),
     path("", include("ratings.urls")),
     path("", include("tournaments.urls")),
+    path("", include("notify.urls")),
 ]

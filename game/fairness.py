@@ -20,6 +20,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from . import time_controls
 from .models import Match, MatchEvent, Presence
 from .programs.models import BotSeat
 from .services import ABORTED, Result, ServiceError, _call_off, _change, _locked, forfeit_command
@@ -27,9 +28,14 @@ from .live import presence
 from .live.frames import epoch_ms
 
 
-def claim_after(move_seconds):
-    """How long an opponent must have been away before the other player may claim."""
-    return timedelta(seconds=move_seconds or settings.CLAIM_AFTER_SECONDS)
+def claim_after(control):
+    """How long an opponent must have been away before the other player may claim, under the time
+    control ``control`` (game/time_controls.py); None under correspondence, where being away for
+    days is how the game is played: only its clock decides."""
+    if control.correspondence:
+        return None
+    # Under a bank the increment is no measure of a player's absence.
+    return timedelta(seconds=(not control.bank and control.seconds) or settings.CLAIM_AFTER_SECONDS)
 
 
 def machines(match_id):
@@ -46,11 +52,12 @@ def away_since(match_id, seat):
     return seen or Match.objects.filter(pk=match_id).values_list("updated", flat=True).first()
 
 
-def opponent(match_id, seat, status, move_seconds, players):
+def opponent(match_id, seat, status, control, players):
     """What the status line tells ``seat`` of their opponent, and what they may do about them:
     ``connected``; ``computer`` (a built-in level: the match may be aborted); ``claim_at`` (epoch
     ms from which the win may be claimed from an opponent who is away). ``players``: which seats
-    have a socket open. None for a spectator or a match not being played."""
+    have a socket open; ``control``: the match's ``TimeControl``. None for a spectator or a match
+    not being played."""
     if seat is None or players is None or status not in ("live", "finished"):
         return None
     other = 1 - seat
@@ -64,10 +71,10 @@ def opponent(match_id, seat, status, move_seconds, players):
     if level is not None:
         # A machine is always at its seat, whatever sockets it has.
         info.update(connected=True, computer=level != BotSeat.PROGRAM)
-    elif not players[other]:
+    elif not players[other] and claim_after(control) is not None:
         since = away_since(match_id, other)
         if since is not None:
-            at = since + claim_after(move_seconds)
+            at = since + claim_after(control)
             info.update(claim_at=epoch_ms(at), claimable=at <= timezone.now(), winnable=moved(match_id, other))
     return info
 
@@ -77,8 +84,8 @@ def _claimable(current, seat):
     other = 1 - seat
     if other in machines(current.pk):
         raise ServiceError("not_claimable", _("The computer never leaves: abort or resign instead."))
-    since = away_since(current.pk, other)
-    if since is None or since + claim_after(current.move_seconds) > timezone.now():
+    since, wait = away_since(current.pk, other), claim_after(time_controls.of(current))
+    if since is None or wait is None or since + wait > timezone.now():
         raise ServiceError(
             "not_claimable", _("Your opponent is still here, or has not been away long enough: keep playing.")
         )

@@ -104,9 +104,16 @@ class Match(models.Model):
     rematch_of = models.OneToOneField(
         "self", on_delete=models.SET_NULL, related_name="rematch", null=True, blank=True
     )
-    # The time control for people (one of the game's ``time_controls``). A seat a machine plays keeps its own clock
+    # The time control for people (game/time_controls.py): ``bank_seconds`` 0, ``move_seconds`` per
+    # decision (turn), days of them for correspondence; else each player's bank for the whole match,
+    # and ``move_seconds`` the increment. A seat a machine plays keeps its own clock
     # (``BotSeat.deadline``: a program always has the contest's 3 s), whatever this says.
-    move_seconds = models.PositiveSmallIntegerField(default=0)
+    move_seconds = models.PositiveIntegerField(default=0)
+    bank_seconds = models.PositiveIntegerField(default=0)
+    # Under a bank: what is left of each seat's bank while its bank is not running (null: all of
+    # it). While it runs, the seat's deadline is when it runs out (game/live/clocks.py).
+    bank_0 = models.DurationField(null=True, blank=True)
+    bank_1 = models.DurationField(null=True, blank=True)
     # When each seat's person must have made the decision they owe, or lose the match; null while they
     # owe none, under no time control, or when a machine plays the seat. Set in the transaction of the
     # change that made the seat due (game/live/clocks.py), on the match row so that every view of the
@@ -128,6 +135,10 @@ class Match(models.Model):
     @property
     def deadlines(self):
         return [self.deadline_0, self.deadline_1]
+
+    @property
+    def banks(self):
+        return [self.bank_0, self.bank_1]
 
     def seat_of(self, user):
         """0 for the host, 1 for the guest, None for anyone else (anonymous users included)."""

@@ -102,6 +102,7 @@ def _start(old, actor_id):
         first_mover=first,
         rematch_of=old,
         move_seconds=old.move_seconds,
+        bank_seconds=old.bank_seconds,
         rated=old.rated,
     )
     # The built-in levels play on; a program seat is not carried over: its program takes the new

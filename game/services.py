@@ -13,7 +13,7 @@ from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import games
+from . import games, time_controls
 from .errors import ServiceError
 from .limits import check_creation_rate, check_live_limit, check_open_limit, check_vs_computer_limit, require_member
 from .live import clocks, groups, presence
@@ -50,16 +50,16 @@ def _ended(current, fields):
     match_ended.send(sender=Match, match=current)
 
 
-def _changed(match, version, game, state, actor=None, restart=True):
+def _changed(match, version, game, state, actor=None, restart=True, was_picking=False):
     """What every change sets off, inside its transaction: move clocks now; doorbell and the bot
     runner (bots' moves, timers at the clocks' deadlines) on commit.
 
     ``match`` is the row as it was before the change; ``state`` the game's state after it (None: the
     match is not being played); ``restart``: whether the change restarts ``actor``'s clock
-    (``Game.restarts_clock``).
+    (``Game.restarts_clock``); ``was_picking``: whether the state before it was a pick phase.
     """
     _ring_on_commit(match.pk, version)
-    if clocks.arm(match, game, state, actor, restart):
+    if clocks.arm(match, game, state, actor, restart, was_picking):
         transaction.on_commit(partial(settle_requested.send, sender=Match, match_id=match.pk), robust=True)
 
 
@@ -72,16 +72,17 @@ def game_named(name):
         raise ServiceError("bad_game", message) from None
 
 
-def _checked_time_control(game, move_seconds):
+def _checked_time_control(game, move_seconds, bank_seconds=0):
     chosen = game_named(game)
-    if move_seconds not in chosen.time_controls or isinstance(move_seconds, bool):
-        raise ServiceError("bad_time_control", str(chosen.bad_time_control))
+    time_controls.check(chosen, move_seconds, bank_seconds)
     return chosen
 
 
-def create_match(host, *, private=False, move_seconds=0, level=None, game=games.DEFAULT, rated=False, paced=True):
-    """A new open match of ``game`` (a name) hosted by ``host``. ``move_seconds``: the time control
-    for the people in it, one of the game's ``time_controls``. ``level``: the built-in level that
+def create_match(
+    host, *, private=False, move_seconds=0, bank_seconds=0, level=None, game=games.DEFAULT, rated=False, paced=True
+):
+    """A new open match of ``game`` (a name) hosted by ``host``. ``move_seconds`` and
+    ``bank_seconds``: the time control for the people in it (game/time_controls.py). ``level``: the built-in level that
     joins it at once (game/programs/seats.py), so it counts against the live matches against that
     level, not the open ones. Both limits are checked here, where every match but a rematch is made,
     and the host's live matches too: an open match becomes one more of them when someone joins.
@@ -89,7 +90,7 @@ def create_match(host, *, private=False, move_seconds=0, level=None, game=games.
     ``paced``: counted against the host's ``MATCH_CREATION_RATE``; False only for a match the
     server makes on its own schedule (the programs' ladder), which the host did not ask for."""
     require_member(host)
-    chosen = _checked_time_control(game, move_seconds)
+    chosen = _checked_time_control(game, move_seconds, bank_seconds)
     if rated and level is not None:
         raise ServiceError("rated_vs_computer", _("A match against the computer can't be rated."))
     with transaction.atomic():
@@ -102,25 +103,30 @@ def create_match(host, *, private=False, move_seconds=0, level=None, game=games.
         if paced:
             check_creation_rate(host.pk)
         return Match.objects.create(
-            host=host, private=bool(private), move_seconds=move_seconds, game=chosen.name, rated=bool(rated)
+            host=host, private=bool(private), move_seconds=move_seconds, bank_seconds=bank_seconds,
+            game=chosen.name, rated=bool(rated),
         )
 
 
-def start_between(first, second, *, game=games.DEFAULT, move_seconds=0, rated=False, program_seats=()):
+def start_between(
+    first, second, *, game=games.DEFAULT, move_seconds=0, bank_seconds=0, rated=False, program_seats=()
+):
     """A live match of ``game`` between two accounts the server paired (quick pairing, tournaments):
     ``first`` hosts (seat 0), ``second`` is the guest. No open-match limit: nobody waits in the lobby.
     ``program_seats``: the seats a program plays over the bot socket, under the contest rules (its
     clock runs from the start, so a program that doesn't show loses by timeout). Nor the limit of
     live matches: a tournament's round starts whatever else its players play (quick pairing checks
     it when the seek is made)."""
-    return start_many([(first, second, program_seats)], game=game, move_seconds=move_seconds, rated=rated)[0]
+    return start_many(
+        [(first, second, program_seats)], game=game, move_seconds=move_seconds, bank_seconds=bank_seconds, rated=rated
+    )[0]
 
 
-def start_many(pairings, *, game=games.DEFAULT, move_seconds=0, rated=False):
+def start_many(pairings, *, game=games.DEFAULT, move_seconds=0, bank_seconds=0, rated=False):
     """``start_between`` for many pairs at once, in one transaction and a few statements (a crowded
     quick-pairing pool, a tournament round): ``pairings`` is ``[(first, second, program_seats)]``.
     Returns the matches in the same order. Every pair is checked before anything is made."""
-    chosen = _checked_time_control(game, move_seconds)
+    chosen = _checked_time_control(game, move_seconds, bank_seconds)
     accounts = set()
     for first, second, _seats in pairings:
         require_member(first)
@@ -137,7 +143,7 @@ def start_many(pairings, *, game=games.DEFAULT, move_seconds=0, rated=False):
         matches = Match.objects.bulk_create(
             Match(
                 host=first, guest=second, status=Match.Status.LIVE, seed=seed, state=chosen.dump(state),
-                move_seconds=move_seconds, game=chosen.name, rated=bool(rated),
+                move_seconds=move_seconds, bank_seconds=bank_seconds, game=chosen.name, rated=bool(rated),
             )
             for (first, second, _seats), seed, state in zip(pairings, seeds, states)
         )
@@ -364,8 +370,10 @@ def _change(match_id, user, client_id, command, run, seat=None):
         if current.status != Match.Status.LIVE:
             raise ServiceError("not_live", _("This match is not being played."))
         game = games.get(current.game)
+        before = game.load(current.state)
+        was_picking = game.picking(before)
         try:
-            state, events = run(game, game.load(current.state), seat, current)
+            state, events = run(game, before, seat, current)
         except game.IllegalCommand as refused:
             raise ServiceError(refused.code, refused.message, illegal=True) from None
         version = current.version + 1
@@ -384,7 +392,8 @@ def _change(match_id, user, client_id, command, run, seat=None):
         if touched != 1:
             # Only possible if something bypassed the lock; raising rolls the event row back too.
             raise ServiceError("stale_version", _("The match changed meanwhile; try again."))
-        _changed(current, version, game, state, actor=seat, restart=game.restarts_clock(command))
+        restart = game.restarts_clock(command)
+        _changed(current, version, game, state, actor=seat, restart=restart, was_picking=was_picking)
         if outcome is not None:
             _ended(current, fields)
     return Result(version, False)

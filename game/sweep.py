@@ -7,7 +7,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
-from . import services
+from . import services, time_controls
 from .models import Match
 
 # Lobby page loads sweep at most this often (per cache), so a busy lobby costs one query a minute.
@@ -22,6 +22,9 @@ def sweep():
     """Cancel every abandoned match and every expired open one; returns their ids."""
     since = quiet_since()
     candidates = Match.objects.filter(status=Match.Status.LIVE, version=0, updated__lt=since)
+    # A correspondence match is not abandoned for want of a socket: its first pick may take days,
+    # and its clock (no first move: aborted) decides.
+    candidates = candidates.exclude(bank_seconds=0, move_seconds__gte=time_controls.DAY)
     abandoned = [pk for pk in candidates.values_list("pk", flat=True) if services.cancel_abandoned(pk, since)]
     # An open match stays listed while it waits for a guest; not for ever (its host may be long gone).
     before = timezone.now() - timedelta(minutes=settings.OPEN_MATCH_MINUTES)

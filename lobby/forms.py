@@ -1,30 +1,27 @@
 from django import forms
 from django.contrib.auth.forms import PasswordChangeForm
 from django.utils.functional import lazy
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from game import games
+from game import games, time_controls
 from game.programs import tokens
 
 
-def time_control_label(seconds, unit):
-    """``unit``: what the game's clock counts (``Game.clock_counts``)."""
-    if not seconds:
-        return gettext("No clock")
-    if unit == "turn":
-        return gettext("%(seconds)s s per turn") % {"seconds": seconds}
-    return gettext("%(seconds)s s per decision") % {"seconds": seconds}
+def time_control_label(key, unit):
+    """``key``: a control as ``TimeControl.key`` names it; ``unit``: what the game's clock counts."""
+    return time_controls.label(time_controls.TimeControl.parse(key), unit)
 
 
 def time_control_choices():
-    """None, then each game's own time controls under its title, each valued ``game:seconds`` (a
-    control means per decision in one game, per turn in another, and both have 60 s: the value says
-    which game's is meant); whether it fits the game chosen is checked in ``GameChoice.clean``."""
-    choices = [("0", lazy(time_control_label, str)(0, None))]
+    """None, then each game's own time controls under its title, each valued ``game:key`` ("30",
+    "180+5": a control means per decision in one game, per turn in another, and both have 60 s: the
+    value says which game's is meant); whether it fits the game chosen is checked in
+    ``GameChoice.clean``."""
+    choices = [("0", lazy(time_control_label, str)("0", None))]
     for game in games.every():
         controls = [
-            (f"{game.name}:{s}", lazy(time_control_label, str)(s, game.clock_counts)) for s in game.time_controls if s
+            (f"{game.name}:{control.key}", lazy(time_control_label, str)(control.key, game.clock_counts))
+            for control in time_controls.presets(game)
         ]
         choices.append((game.title, controls))
     return choices
@@ -32,14 +29,14 @@ def time_control_choices():
 
 class TimeControlField(forms.ChoiceField):
     """A value of ``time_control_choices``, or plain seconds (older pages and scripts), meant for the
-    game chosen alongside; ``GameChoice.clean`` turns either into seconds."""
+    game chosen alongside; ``GameChoice.clean`` turns either into seconds and a bank."""
 
     def valid_value(self, value):
         return super().valid_value(value) or (value.isascii() and value.isdigit())
 
 
 def time_control_field():
-    """Seconds per decision (or turn) for the people in a new match (machines keep their own clocks)."""
+    """The time control for the people in a new match (machines keep their own clocks)."""
     return TimeControlField(
         label=_("Time control"),
         choices=time_control_choices(),
@@ -65,36 +62,54 @@ def rated_field():
 
 
 class GameChoice(forms.Form):
-    """Which game a new match is of, and a time control that game offers."""
+    """Which game a new match is of, and a time control that game offers: a preset, or a bank and
+    an increment of one's own (``bank_minutes``, ``increment``), which the services check against
+    the game's limits."""
 
     # Not required: a form that does not ask (an older page, a script) gets the default game.
     game = forms.ChoiceField(label=_("Game"), choices=games.choices, required=False, initial=games.DEFAULT)
     move_seconds = time_control_field()
+    bank_minutes = forms.IntegerField(
+        label=_("Or a bank of your own: minutes"), required=False, min_value=1, max_value=10000
+    )
+    increment = forms.IntegerField(label=_("plus seconds per move"), required=False, min_value=0, max_value=10000)
 
     def get_initial_for_field(self, field, field_name):
-        """The seconds remembered (or a subclass's default) as the option of the game they are for."""
+        """The control remembered (or a subclass's default) as the option of the game it is for."""
         initial = super().get_initial_for_field(field, field_name)
         if field_name == "move_seconds" and isinstance(initial, int) and initial:
             game = self.get_initial_for_field(self.fields["game"], "game") or games.DEFAULT
-            return f"{game}:{initial}"
+            bank = self.initial.get("bank_seconds") or 0
+            return f"{game}:{time_controls.TimeControl(initial, bank).key}"
         return initial
 
     def clean(self):
         cleaned = super().clean()
         chosen = games.get(cleaned.get("game") or games.DEFAULT)
         cleaned["game"] = chosen.name
-        if "move_seconds" in cleaned:
-            named, _colon, seconds = cleaned["move_seconds"].rpartition(":")
-            seconds = int(seconds or 0)
-            if named not in ("", chosen.name) or seconds not in chosen.time_controls:
+        if self.has_error("bank_minutes") or self.has_error("increment"):
+            # Said where the pages look for a time control's refusal, with what is allowed.
+            self.add_error("move_seconds", time_controls.limits_text(chosen))
+        elif cleaned.get("bank_minutes"):
+            cleaned["move_seconds"] = cleaned.get("increment") or 0
+            cleaned["bank_seconds"] = cleaned["bank_minutes"] * 60
+        elif "move_seconds" in cleaned:
+            named, _colon, key = cleaned["move_seconds"].rpartition(":")
+            control = time_controls.TimeControl.parse(key or "0")
+            if named not in ("", chosen.name) or (control.timed and control not in time_controls.presets(chosen)):
                 self.add_error("move_seconds", chosen.bad_time_control)
             else:
-                cleaned["move_seconds"] = seconds
+                cleaned["move_seconds"], cleaned["bank_seconds"] = control
         return cleaned
+
+    @property
+    def time_control(self):
+        """The ``move_seconds`` and ``bank_seconds`` the services take."""
+        return {"move_seconds": self.cleaned_data["move_seconds"], "bank_seconds": self.cleaned_data["bank_seconds"]}
 
 
 class NewMatchForm(GameChoice):
-    field_order = ("game", "visibility", "move_seconds", "rated")
+    field_order = ("game", "visibility", "move_seconds", "bank_minutes", "increment", "rated")
     visibility = forms.ChoiceField(
         label=_("Who may join"),
         choices=[

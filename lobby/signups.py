@@ -10,9 +10,11 @@ from django import forms
 from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import NON_FIELD_ERRORS
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from game.windows import admit as window_admit
+from notify.services import start_verification
 
 CODE = "too_many_signups"
 
@@ -41,9 +43,19 @@ class SignupForm(UserCreationForm):
     mistyped password costs no place), and refused with one clear message when the address has made
     its share of accounts for now."""
 
+    # Optional: only for notices of correspondence matches, sent once the address is confirmed
+    # (notify/); live play needs none.
+    email = forms.EmailField(label=_("E-mail (optional: to be told when it is your move)"), required=False)
+
     def __init__(self, data=None, *, address):
         super().__init__(data)
         self.address = address
+
+    def save(self, commit=True):
+        user = super().save(commit)
+        if commit and self.cleaned_data.get("email"):
+            start_verification(user, self.cleaned_data["email"])
+        return user
 
     def full_clean(self):
         super().full_clean()

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, register_converter
 
-from . import views
+from . import views, your_games
 from .forms import PasswordAndTokensForm
 
 
@@ -27,6 +27,7 @@ register_converter(InviteTokenConverter, "invite_token")
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("lobby/matches/", views.lobby_matches, name="lobby_matches"),
+    path("games/", your_games.your_games, name="your_games"),
     path("match/new", views.match_new, name="match_new"),
     path("match/computer", views.vs_computer, name="match_vs_computer"),
     path("match/<int:match_id>/join", views.match_join, name="match_join"),

@@ -140,12 +140,12 @@ def match_new(request):
         else:
             messages.error(request, _("Choose who may join the match."))
         return redirect("lobby")
-    remember_choice(request, "new", form.cleaned_data, ("game", "move_seconds", "visibility"))
+    remember_choice(request, "new", form.cleaned_data, ("game", "move_seconds", "bank_seconds", "visibility"))
     try:
         match = create_match(
             request.user,
             private=form.private,
-            move_seconds=form.cleaned_data["move_seconds"],
+            **form.time_control,
             game=form.cleaned_data["game"],
             rated=form.cleaned_data["rated"],
         )
@@ -284,12 +284,12 @@ def vs_computer(request):
         else:
             messages.error(request, _("Choose a game.") if "game" in form.errors else _("Choose a level."))
         return redirect("lobby")
-    remember_choice(request, "computer", form.cleaned_data, ("game", "move_seconds", "level"))
+    remember_choice(request, "computer", form.cleaned_data, ("game", "move_seconds", "bank_seconds", "level"))
     try:
         match = start_vs_computer(
             request.user,
             form.cleaned_data["level"],
-            move_seconds=form.cleaned_data["move_seconds"],
+            **form.time_control,
             game=form.cleaned_data["game"],
         )
     except ServiceError as error:

@@ -68,7 +68,9 @@ class Seek(models.Model):
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seeks")
     game = models.CharField(max_length=32)
-    move_seconds = models.PositiveSmallIntegerField(default=0)
+    # The time control (game/time_controls.py): the pool is keyed by both.
+    move_seconds = models.PositiveIntegerField(default=0)
+    bank_seconds = models.PositiveIntegerField(default=0)
     rated = models.BooleanField(default=False)
     rating = models.FloatField()
     # Played over the bot socket: the match gets a program seat (contest clock) for this side.

@@ -22,7 +22,7 @@ from django.db.models.functions import Abs
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from game import games, limits, services
+from game import games, limits, services, time_controls
 from game.services import ServiceError
 
 from .api import rating_of
@@ -51,17 +51,17 @@ def window(seek, now):
     return BASE_WINDOW + WIDEN_PER_SECOND * max(waited.total_seconds(), 0)
 
 
-def seek(user, *, game=games.DEFAULT, move_seconds=0, rated=False, program=False):
+def seek(user, *, game=games.DEFAULT, move_seconds=0, bank_seconds=0, rated=False, program=False):
     """Put ``user`` in the pool and try to pair them at once; returns the ``Seek`` (its ``match`` set
     if paired already). One open seek per account."""
     if not getattr(user, "is_authenticated", False):
         raise ServiceError("login_required", _("Log in to play."))
     chosen = services.game_named(game)
-    if move_seconds not in chosen.time_controls or isinstance(move_seconds, bool):
-        raise ServiceError("bad_time_control", str(chosen.bad_time_control))
+    time_controls.check(chosen, move_seconds, bank_seconds)
     now = timezone.now()
     fields = dict(
-        game=chosen.name, move_seconds=move_seconds, rated=bool(rated), program=bool(program),
+        game=chosen.name, move_seconds=move_seconds, bank_seconds=bank_seconds, rated=bool(rated),
+        program=bool(program),
         rating=rating_of(user, chosen.name).rating, created=now, seen=now,
     )
     try:
@@ -94,7 +94,8 @@ def pair(seek_id, now=None):
             return None
         reach = window(me, now)
         candidates = locked.filter(
-            game=me.game, move_seconds=me.move_seconds, rated=me.rated, match=None, seen__gte=fresh
+            game=me.game, move_seconds=me.move_seconds, bank_seconds=me.bank_seconds, rated=me.rated, match=None,
+            seen__gte=fresh,
         )
         if reach != math.inf:
             candidates = candidates.filter(rating__gte=me.rating - reach, rating__lte=me.rating + reach)
@@ -150,7 +151,7 @@ def _start(pairs):
     # The one who waited longer hosts; who moves first is the game's (drawn from the seed).
     matches = services.start_many(
         [(first.user, second.user, [seat for seat, s in enumerate((first, second)) if s.program]) for first, second in pairs],
-        game=sample.game, move_seconds=sample.move_seconds, rated=sample.rated,
+        game=sample.game, move_seconds=sample.move_seconds, bank_seconds=sample.bank_seconds, rated=sample.rated,
     )
     for (first, second), match in zip(pairs, matches):
         first.match = second.match = match
@@ -195,7 +196,7 @@ def pair_waiting(now=None, batch=BATCH):
     yet, a neighbour in another batch or locked by another process) are tried again next time."""
     now = now or timezone.now()
     Seek.objects.filter(match=None, seen__lt=now - STALE_AFTER).delete()
-    pools = Seek.objects.filter(match=None).values("game", "move_seconds", "rated").distinct().order_by()
+    pools = Seek.objects.filter(match=None).values("game", "move_seconds", "bank_seconds", "rated").distinct().order_by()
     made = 0
     for pool in list(pools):
         cursor = None

@@ -28,7 +28,7 @@ def play_now(request):
         seek = pairing.seek(
             request.user,
             game=form.cleaned_data["game"],
-            move_seconds=form.cleaned_data["move_seconds"],
+            **form.time_control,
             rated=form.cleaned_data["rated"],
         )
     except ServiceError as error:

@@ -11,7 +11,9 @@ from .services import MAX_NAME, MAX_ROUNDS
 class TournamentForm(GameChoice):
     """A new tournament. The services check everything again (limits, the start, the rounds)."""
 
-    field_order = ("name", "game", "kind", "players", "rated", "move_seconds", "starts", "rounds")
+    field_order = (
+        "name", "game", "kind", "players", "rated", "move_seconds", "bank_minutes", "increment", "starts", "rounds"
+    )
     name = forms.CharField(label=_("Name"), max_length=MAX_NAME, strip=True)
     kind = forms.ChoiceField(label=_("Format"), choices=Tournament.Kind.choices, initial=Tournament.Kind.SWISS)
     players = forms.ChoiceField(
@@ -44,7 +46,7 @@ class TournamentForm(GameChoice):
         cleaned = super().clean()
         # The time control of a tournament for programs is the contest's clock, whatever was chosen.
         if cleaned.get("players") == "programs":
-            cleaned["move_seconds"] = 0
+            cleaned["move_seconds"] = cleaned["bank_seconds"] = 0
             self.errors.pop("move_seconds", None)
         return cleaned
 

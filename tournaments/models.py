@@ -36,9 +36,10 @@ class Tournament(models.Model):
     # Programs play every seat over the bot socket (under the contest clock); otherwise people do.
     for_programs = models.BooleanField(default=False)
     rated = models.BooleanField(default=False)
-    # People's time control (one of the game's, never none: an absent player must lose on time, or
-    # a round would wait for ever). Programs keep the contest's clock: 0.
-    move_seconds = models.PositiveSmallIntegerField(default=0)
+    # People's time control (one of the game's, game/time_controls.py; never none: an absent player
+    # must lose on time, or a round would wait for ever). Programs keep the contest's clock: 0.
+    move_seconds = models.PositiveIntegerField(default=0)
+    bank_seconds = models.PositiveIntegerField(default=0)
     starts = models.DateTimeField(db_index=True)
     # Swiss: as chosen, fewer if the players run out of new opponents. Round robin: set at the start.
     rounds = models.PositiveSmallIntegerField()

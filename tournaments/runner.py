@@ -233,7 +233,8 @@ def _next_round(tournament):
     tables_ = [pair for pair in pairs if pair[1] is not None]
     matches = services.start_many(
         [(players[first], players[second], seats) for first, second in tables_],
-        game=tournament.game, move_seconds=tournament.move_seconds, rated=tournament.rated,
+        game=tournament.game, move_seconds=tournament.move_seconds, bank_seconds=tournament.bank_seconds,
+        rated=tournament.rated,
     )
     clocks.grant([match.pk for match in matches], show_up_seconds())
     started = dict(zip(tables_, matches))

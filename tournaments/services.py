@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from game import time_controls
 from game.models import hold_account
 from game.services import ServiceError, game_named
 from ratings.api import is_program
@@ -34,7 +35,7 @@ def _member(user):
         raise ServiceError("login_required", _("Log in to take part."))
 
 
-def create(organizer, *, name, game, kind, for_programs, rated, move_seconds, starts, rounds):
+def create(organizer, *, name, game, kind, for_programs, rated, move_seconds, starts, rounds, bank_seconds=0):
     """A new tournament, open for registration until ``starts``. Round robin ignores ``rounds``
     (everyone meets everyone: the runner sets it at the start)."""
     _member(organizer)
@@ -51,8 +52,8 @@ def create(organizer, *, name, game, kind, for_programs, rated, move_seconds, st
         raise ServiceError("bad_rounds", _("A Swiss tournament has 1 to %(count)d rounds.") % {"count": MAX_ROUNDS})
     if for_programs:
         # Programs play under the contest's clock, whatever the form said.
-        move_seconds = 0
-    elif not move_seconds or move_seconds not in chosen.time_controls or isinstance(move_seconds, bool):
+        move_seconds = bank_seconds = 0
+    elif not time_controls.check(chosen, move_seconds, bank_seconds).timed:
         # Without a clock an absent player would hold up the round for good.
         raise ServiceError("bad_time_control", _("A tournament for people needs a time control."))
     with transaction.atomic():
@@ -67,6 +68,7 @@ def create(organizer, *, name, game, kind, for_programs, rated, move_seconds, st
             for_programs=bool(for_programs),
             rated=bool(rated),
             move_seconds=move_seconds,
+            bank_seconds=bank_seconds,
             starts=starts,
             rounds=rounds if kind == Tournament.Kind.SWISS else 0,
             organizer=organizer,

@@ -54,6 +54,7 @@ def tournament_new(request):
             for_programs=form.for_programs,
             rated=data["rated"],
             move_seconds=data["move_seconds"],
+            bank_seconds=data.get("bank_seconds", 0),
             starts=data["starts"],
             rounds=data["rounds"],
         )

@@ -91,6 +91,14 @@ class Game:
     clock_counts = "decision"
     #: The refusal of a time control not in ``time_controls`` (lazily translated).
     bad_time_control = None
+    #: The banks the lobby offers (game/time_controls.py): (bank, increment) in seconds, each
+    #: player's bank for the whole match and what each of their decisions (turns) adds to it.
+    bank_presets = ()
+    #: The banks and increments a person may choose beyond the presets: (least, most) seconds.
+    bank_limits = (60, 3600)
+    increment_limits = (0, 60)
+    #: A pick phase's own allowance (``picking``), never taken from a bank: seconds.
+    pick_seconds = 60
     #: The refusal of a host's cancel once ``in_setup`` is over (lazily translated).
     too_late_to_cancel = None
     #: Built-in opponents: level -> label (lazily translated), weakest first. There is always a
@@ -191,6 +199,11 @@ class Game:
         """Whether a seat that still owes a decision after its own ``command`` gets a fresh clock
         period. Per decision: always. Per turn: only for a command that starts a new period."""
         raise NotImplementedError
+
+    def picking(self, state):
+        """Whether ``state`` is a pick phase (choosing a team or a deck before play), timed by the
+        pick allowance rather than the bank (game/time_controls.py)."""
+        return False
 
     def program_seconds(self, state):
         """The contest's allowance for a program (a seat played over the bot socket) for what it

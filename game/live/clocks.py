@@ -7,14 +7,20 @@ allowance (``Game.program_seconds``: in Aquawar 3 s), and a built-in bot's is wh
 over a move its runner missed. Who owes a move is the game's answer (``Game.to_move``), and whether a
 command starts a new clock period too (``Game.restarts_clock``: per decision or per turn).
 
+Under a bank (``Match.bank_seconds``) a person's deadline is when their bank runs out, and what is
+left of it is kept on the row (``Match.bank_0`` / ``bank_1``) while it does not run; a pick phase
+(``Game.picking``) has its own allowance instead (game/time_controls.py).
+
 ``arm`` runs inside the transaction of every change (``game.services``), so a clock and the position
 it belongs to are always committed together. Nothing here imports the services: they import us.
 """
 from datetime import timedelta
+from typing import NamedTuple
 
 from django.conf import settings
 from django.utils import timezone
 
+from .. import time_controls
 from ..programs.models import BotSeat
 from ..models import Match
 
@@ -49,13 +55,47 @@ def next_deadline(deadline, seat, due, actor, now, seconds, restart=True):
     return deadline
 
 
-def arm(match, game, state, actor=None, restart=True):
+class Period(NamedTuple):
+    """What a change did to one person's clock: the facts ``next_bank`` needs."""
+
+    due: bool  # the seat owes a decision after the change
+    picking: bool  # ... in a pick phase (the state after the change)
+    was_picking: bool  # the state before the change was a pick phase
+    acted: bool  # the change was this seat's own command
+    restart: bool  # ... one that ends a clock period (``Game.restarts_clock``)
+
+
+def next_bank(deadline, bank, period, now, control, pick_seconds):
+    """(deadline, bank left) of a person under a bank ``control`` after a change (``period``).
+
+    A bank period runs while the seat owes decisions outside a pick phase; when it ends (the seat's
+    own decision in a game that times each decision, or the seat no longer owing any), what is left
+    goes back to the bank, plus the increment if the seat's own command ended it. A pick period has
+    its own allowance and leaves the bank as it was. ``bank`` None: the whole bank, untouched yet.
+    """
+    bank = timedelta(seconds=control.bank) if bank is None else bank
+    if deadline is not None:
+        ends = not period.due or period.picking != period.was_picking or (period.acted and period.restart)
+        if ends:
+            if not period.was_picking:
+                bank = max(deadline - now, timedelta(0))
+                if period.acted:
+                    bank += timedelta(seconds=control.seconds)
+            deadline = None
+    if not period.due:
+        return None, bank
+    if deadline is None:
+        deadline = now + (timedelta(seconds=pick_seconds) if period.picking else bank)
+    return deadline, bank
+
+
+def arm(match, game, state, actor=None, restart=True, was_picking=False):
     """Set or clear every clock of ``match`` after a change by ``actor``.
 
     ``match`` is the row as it was before the change (its deadlines are the clocks that ran until
-    now); ``state`` is the ``game``'s state after it (None: the match is not being played). True if
-    the bot runner has anything to do with the match: it has a bot seat, or a person's clock is
-    running.
+    now); ``state`` is the ``game``'s state after it (None: the match is not being played);
+    ``was_picking``: whether the state before it was a pick phase. True if the bot runner has
+    anything to do with the match: it has a bot seat, or a person's clock is running.
     """
     bot_seats = list(BotSeat.objects.filter(match_id=match.pk))
     due = game.to_move(state) if state is not None else ()
@@ -69,13 +109,30 @@ def arm(match, game, state, actor=None, restart=True):
         if deadline != bot_seat.deadline:
             BotSeat.objects.filter(pk=bot_seat.pk).update(deadline=deadline)
     machines = {bot_seat.seat for bot_seat in bot_seats}
-    people = []
+    control = time_controls.of(match)
+    picking = state is not None and game.picking(state)
+    pick_seconds = time_controls.pick_allowance(game, control) if picking else None
+    people, banks = [], list(match.banks)
     for seat, before in enumerate(match.deadlines):
-        timed = match.move_seconds and seat not in machines
-        seconds = match.move_seconds if timed else None
-        people.append(next_deadline(before, seat, due, actor, now, seconds, restart))
+        if not control.timed or seat in machines:
+            people.append(None)
+        elif control.bank:
+            period = Period(seat in due, picking, was_picking, seat == actor, restart)
+            deadline, banks[seat] = next_bank(before, banks[seat], period, now, control, pick_seconds)
+            people.append(deadline)
+        else:
+            seconds = pick_seconds if picking else control.seconds
+            # A pick period and a move period are not one period: the allowance differs.
+            if picking != was_picking:
+                before = None
+            people.append(next_deadline(before, seat, due, actor, now, seconds, restart))
+    changed = {}
     if people != match.deadlines:
-        Match.objects.filter(pk=match.pk).update(deadline_0=people[0], deadline_1=people[1])
+        changed.update(deadline_0=people[0], deadline_1=people[1])
+    if control.bank and banks != match.banks:
+        changed.update(bank_0=banks[0], bank_1=banks[1])
+    if changed:
+        Match.objects.filter(pk=match.pk).update(**changed)
     return bool(bot_seats) or any(people)
 
 

@@ -60,6 +60,12 @@ def epoch_ms(moment):
     return None if moment is None else int(moment.timestamp() * 1000)
 
 
+def bank_ms(match, bank):
+    if not match.bank_seconds:
+        return None
+    return match.bank_seconds * 1000 if bank is None else int(bank.total_seconds() * 1000)
+
+
 def clock(match):
     """The match's time control and each seat's deadline (epoch ms, or null), from the row alone.
 
@@ -69,6 +75,10 @@ def clock(match):
     """
     return {
         "move_seconds": match.move_seconds,
+        "bank_seconds": match.bank_seconds,
+        # Under a bank: what is left of each seat's while it does not run (ms; its deadline says
+        # when a running one runs out).
+        "banks": [bank_ms(match, bank) for bank in match.banks],
         "deadlines": [epoch_ms(deadline) for deadline in match.deadlines],
         "server_time": epoch_ms(timezone.now()),
     }

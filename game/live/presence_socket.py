@@ -9,7 +9,7 @@ A mixin of ``MatchConsumer`` (game/live/consumers.py), whose ``connect`` sets wh
 from channels.db import database_sync_to_async
 from django.utils import translation
 
-from .. import fairness
+from .. import fairness, time_controls
 from . import fanout, presence, presence_news, presenter
 
 
@@ -88,4 +88,4 @@ class PresenceSocket:
         match = fanout.match_after(self.match_id)
         if match is None:
             return count, None
-        return count, fairness.opponent(match.pk, self.seat, match.status, match.move_seconds, players)
+        return count, fairness.opponent(match.pk, self.seat, match.status, time_controls.of(match), players)

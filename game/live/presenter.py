@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from .. import fairness
+from .. import fairness, time_controls
 from . import frames
 
 REFUSALS = {
@@ -34,16 +34,30 @@ def countdown(payload, side):
     goes on from ``server_time`` rather than from the reader's own clock.
     """
     clock = payload["clock"]
-    deadline = clock["deadlines"][side]
-    if deadline is None or payload["status"] != "live":
+    deadline, bank = clock["deadlines"][side], clock.get("banks", [None, None])[side]
+    if payload["status"] != "live" or (deadline is None and bank is None):
         return None
+    if deadline is None:
+        if payload["programs"][side]:
+            return None  # a machine keeps its own clock, whatever the bank
+        # A bank that is not running: shown as it stands, not ticking (no ``deadline``).
+        return {"deadline": None, "server_time": clock["server_time"], "text": clock_text(math.ceil(bank / 1000)), "urgent": False}
     left = max(0, math.ceil((deadline - clock["server_time"]) / 1000))
     return {
         "deadline": deadline,
         "server_time": clock["server_time"],
-        "text": "%d:%02d" % divmod(left, 60),
+        "text": clock_text(left),
         "urgent": left <= URGENT_SECONDS,
     }
+
+
+def clock_text(seconds):
+    """"4:05", "1:02:03", "2d 03h": as match.js's tick writes it."""
+    if seconds >= 86400:
+        return "%dd %02dh" % (seconds // 86400, seconds % 86400 // 3600)
+    if seconds >= 3600:
+        return "%d:%02d:%02d" % (seconds // 3600, seconds % 3600 // 60, seconds % 60)
+    return "%d:%02d" % divmod(seconds, 60)
 
 
 def side_label(payload, side):
@@ -98,7 +112,7 @@ def context(game, payload, spectators, marks=None, players=None):
     ]
     return {
         "opponent": fairness.opponent(
-            payload["match"], payload["seat"], payload["status"], payload["clock"]["move_seconds"], players
+            payload["match"], payload["seat"], payload["status"], time_controls.of_clock(payload["clock"]), players
         ),
         "result": result(payload),
         "rematch": rematch(payload),

@@ -39,11 +39,13 @@ def bot_account(level):
         return BotAccount.objects.select_related("user").get(level=level).user
 
 
-def start_vs_computer(user, level, *, program=False, move_seconds=0, game=games.DEFAULT, rated=False):
+def start_vs_computer(
+    user, level, *, program=False, move_seconds=0, bank_seconds=0, game=games.DEFAULT, rated=False
+):
     """A live match of ``game`` (a name) of ``user`` (seat 0) against the built-in ``level`` (seat 1).
 
     ``program``: seat 0 is played by a program over the bot socket, under the contest rules.
-    ``move_seconds``: the time control for ``user`` when they play in person.
+    ``move_seconds``, ``bank_seconds``: the time control for ``user`` when they play in person.
     ``rated``: only for a program (the programs' ladder): the level is a fixed reference, and only
     the program's rating moves (docs/ratings.md). A person's match against the computer is never rated.
     """
@@ -55,7 +57,9 @@ def start_vs_computer(user, level, *, program=False, move_seconds=0, game=games.
     bot = bot_account(level)
     with transaction.atomic():
         # Only the ladder makes a rated match against a level, on its own schedule: not the host's pace.
-        match = services.create_match(user, move_seconds=move_seconds, level=level, game=game, paced=not rated)
+        match = services.create_match(
+            user, move_seconds=move_seconds, bank_seconds=bank_seconds, level=level, game=game, paced=not rated
+        )
         if rated:
             match.rated = True
             Match.objects.filter(pk=match.pk).update(rated=True)

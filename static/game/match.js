@@ -1,6 +1,6 @@
 // The server redraws everything on each (re)connect, so this file only adds comfort:
-// a connection indicator, a confirm on resign, keeping the newest log line in view, and the
-// move clocks ticking down. A game's own script (loaded after this one) enhances its forms.
+// a connection indicator, a confirm on resign, and keeping the newest log line in view (the clocks
+// tick in clock.js). A game's own script (loaded after this one) enhances its forms.
 (function () {
   "use strict";
 
@@ -62,26 +62,6 @@
     if (live) live.wrapper.reconnect();
   });
 
-  // Clocks: the server draws each with the deadline and its own time then (epoch ms). How far this
-  // browser's clock is off is taken once, when a clock first shows up, so a wrong clock on the
-  // reader's machine does not move the deadline; every redraw brings fresh ones.
-  var URGENT_SECONDS = 10;
-
-  function tickClocks() {
-    document.querySelectorAll(".clock[data-deadline]").forEach(function (clock) {
-      if (!clock.dataset.offset) clock.dataset.offset = Number(clock.dataset.serverTime) - Date.now();
-      var now = Date.now() + Number(clock.dataset.offset);
-      var left = Math.max(0, Math.ceil((Number(clock.dataset.deadline) - now) / 1000));
-      var seconds = left % 60;
-      clock.querySelector(".clock-time").textContent = Math.floor(left / 60) + ":" + (seconds < 10 ? "0" : "") + seconds;
-      clock.classList.toggle("clock--urgent", left <= URGENT_SECONDS);
-    });
-  }
-
-  setInterval(tickClocks, 1000);
-
-  document.addEventListener("DOMContentLoaded", tickClocks);
-
   // On a phone the log starts folded, its newest line on the fold.
   var NARROW = "(max-width: 40rem)";
 
@@ -124,7 +104,6 @@
     }
     showLatest();
     document.querySelectorAll(".move-form button:disabled").forEach(function (b) { b.disabled = false; });
-    tickClocks();
   });
 
   // Until the server answers a sent move, don't invite a second click.

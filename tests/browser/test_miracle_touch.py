@@ -45,11 +45,19 @@ def test_a_phone_pinches_and_drags_the_miracle_map(browser, live_server_url, scr
     page.goto("/")
     page.select_option(f"{FORM} select[name=move_seconds]", label="30 s per decision")
     page.select_option(f"{FORM} select[name=game]", "miracle")
-    assert choosable(page) == ["No clock", "60 s per turn", "120 s per turn", "300 s per turn"]
+    assert choosable(page) == [
+        "No clock", "60 s per turn", "120 s per turn", "300 s per turn",
+        "10 min + 30 s per turn", "15 min + 30 s per turn", "20 min + 1 min per turn",
+        "1 day per turn", "2 days per turn", "3 days per turn", "7 days per turn",
+    ]
     assert chosen(page) == "No clock", "Aquawar's 30 s per decision does not follow into 神迹之战"
     page.select_option(f"{FORM} select[name=move_seconds]", label="120 s per turn")
     page.select_option(f"{FORM} select[name=game]", "aquawar")
-    assert choosable(page) == ["No clock", "30 s per decision", "60 s per decision", "120 s per decision"]
+    assert choosable(page) == [
+        "No clock", "30 s per decision", "60 s per decision", "120 s per decision",
+        "3 min + 5 s per decision", "5 min + 5 s per decision", "10 min + 10 s per decision",
+        "1 day per decision", "2 days per decision", "3 days per decision", "7 days per decision",
+    ]
     page.select_option(f"{FORM} select[name=game]", "miracle")
     assert chosen(page) == "120 s per turn"
     page.click(f"{FORM} button[type=submit]")

@@ -38,7 +38,7 @@ def test_a_form_without_a_time_control_creates_a_casual_match(host_client):
 def test_it_refuses_a_time_control_not_on_offer_with_a_message(host_client, bad):
     response = host_client.post(NEW, {"visibility": "open", "move_seconds": bad}, follow=True)
     assert not Match.objects.exists()
-    assert "Choose a time control: none, or 30, 60 or 120 seconds per decision." in response.content.decode()
+    assert "Choose a time control: none; 30, 60 or 120 seconds per decision; 1, 2, 3 or 7 days per decision; or a time bank." in response.content.decode()
 
 
 def test_a_match_against_the_computer_times_the_person_only(host_client, host):
@@ -88,8 +88,8 @@ def test_a_time_control_of_the_chosen_game_by_its_option_or_in_plain_seconds(hos
 
 
 @pytest.mark.parametrize(("game", "value", "message"), [
-    ("aquawar", "miracle:60", "Choose a time control: none, or 30, 60 or 120 seconds per decision."),
-    ("miracle", "aquawar:60", "Choose a time control: none, or 60, 120 or 300 seconds per turn."),
+    ("aquawar", "miracle:60", "Choose a time control: none; 30, 60 or 120 seconds per decision; 1, 2, 3 or 7 days per decision; or a time bank."),
+    ("miracle", "aquawar:60", "Choose a time control: none; 60, 120 or 300 seconds per turn; 1, 2, 3 or 7 days per turn; or a time bank."),
 ])
 def test_another_games_time_control_is_refused_even_when_the_seconds_match(host_client, game, value, message):
     """60 s is offered by both games, per decision and per turn: the option says whose it is."""

@@ -19,9 +19,10 @@ class Aquawar(EngineGame):
     IllegalCommand = engine.IllegalCommand
     record_format = records.FORMAT
     time_controls = (0, 30, 60, 120)
-    bad_time_control = _("Choose a time control: none, or 30, 60 or 120 seconds per decision.")
+    bad_time_control = _("Choose a time control: none; 30, 60 or 120 seconds per decision; 1, 2, 3 or 7 days per decision; or a time bank.")
     too_late_to_cancel = _("Both teams are picked: resign instead.")
     clock_counts = "decision"
+    bank_presets = ((180, 5), (300, 5), (600, 10))
     levels = {
         "random": _("Random: any legal move"),
         "greedy": _("Greedy: the best move right now"),
@@ -63,6 +64,9 @@ class Aquawar(EngineGame):
     def restarts_clock(self, command):
         # Every pick, assertion and action gets the full time.
         return True
+
+    def picking(self, state):
+        return state.phase == "pick"
 
     def program_seconds(self, state):
         return PROGRAM_SECONDS

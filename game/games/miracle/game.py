@@ -20,9 +20,12 @@ class Miracle(EngineGame):
     IllegalCommand = engine.IllegalCommand
     record_format = records.FORMAT
     time_controls = (0, 60, 120, 300)
-    bad_time_control = _("Choose a time control: none, or 60, 120 or 300 seconds per turn.")
+    bad_time_control = _("Choose a time control: none; 60, 120 or 300 seconds per turn; 1, 2, 3 or 7 days per turn; or a time bank.")
     too_late_to_cancel = _("Both decks are in: resign instead.")
     clock_counts = "turn"
+    bank_presets = ((600, 30), (900, 30), (1200, 60))
+    bank_limits = (60, 7200)
+    increment_limits = (0, 120)
     levels = {
         "random": _("Random: any legal move"),
         "greedy": _("Greedy: the best move right now"),
@@ -62,6 +65,9 @@ class Miracle(EngineGame):
     def restarts_clock(self, command):
         # One period per turn; a deck opens a fresh one (for the first mover, its first turn).
         return isinstance(command, dict) and "deck" in command
+
+    def picking(self, state):
+        return state.phase == "deck"
 
     def program_seconds(self, state):
         if state is not None and state.phase == "deck":

@@ -85,15 +85,18 @@ def test_running_out_of_time_after_the_first_pick_still_loses(host, guest, wakes
     assert (final.status, final.winner, final.end_reason) == ("finished", 1 - mover, "timeout")
 
 
-def test_the_profile_lists_an_aborted_match_as_aborted(host, guest, wakes):
+def test_an_aborted_match_counts_neither_won_nor_lost_and_is_left_off_the_profile(host, guest, wakes):
+    """As in history (issue #30 item 3): aborted matches would crowd out the played ones; the
+    history's "Aborted" filter still lists it."""
     match = timed(host, guest)
     overdue(match, 1)
     services.forfeit_overdue(match.pk)
     assert fresh(match).status == "aborted"
     html = Client().get(f"/users/{host.username}/").content.decode()
-    assert f"#{match.pk}" in html and "Aborted" in html
-    # Neither won nor lost.
+    assert f"#{match.pk}" not in html
     assert 'data-stat="won">0<' in html and 'data-stat="lost">0<' in html
+    listed = Client().get(f"/history/?player={host.username}&result=aborted").content.decode()
+    assert f"#{match.pk}" in listed and "Aborted" in listed
 
 
 # --- The computer

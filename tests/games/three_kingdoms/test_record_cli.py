@@ -71,6 +71,7 @@ def test_play_prints_a_record_that_replays_to_its_end():
      "illegal_command", 4),
     ("{not json", [], "invalid_json", None),
     (json.dumps(RECORD), ["--view", "seven"], "bad_view", None),
+    (json.dumps(RECORD), ["--view", "all"], "not_over", None),
 ])
 def test_bad_input_exits_2_with_a_json_error_and_no_traceback(stdin, args, code, index):
     done = run("replay", "-", *args, stdin=stdin)

@@ -2,10 +2,11 @@
 applies or raises ``IllegalCommand`` — never another exception."""
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.games.three_kingdoms.engine import IllegalCommand, apply
+from game.games.three_kingdoms.engine import IllegalCommand, apply, view
 from game.games.three_kingdoms.engine.rules import GM_COMMANDS, SEAT_COMMANDS, SERVER_COMMANDS
 
 from .helpers import game, until
@@ -41,3 +42,13 @@ def test_any_command_applies_or_is_refused_cleanly(where, seat, kind, body, at):
     except IllegalCommand as refusal:
         assert refusal.code and refusal.message
     assert json.dumps(state, sort_keys=True) == before, "apply without in_place never changes its input"
+
+
+def test_the_all_audience_is_refused_until_the_game_is_over():
+    """The issue's ``all`` is for replays after the end: during play it would show every ID."""
+    state = game()
+    with pytest.raises(IllegalCommand) as refusal:
+        view(state, "all")
+    assert refusal.value.code == "not_over"
+    state, _ = apply(state, "gm", {"draw": {"reason": "test"}})
+    assert {c["id"] for c in view(state, "all")["characters"]} == set(range(1, 28))

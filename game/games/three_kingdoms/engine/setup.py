@@ -92,6 +92,8 @@ def _check_identifications(state, value):
             listed = ident.get("names", [])
             if type(listed) is not list or not all(type(n) is str for n in listed) or not set(listed) <= names:
                 _refuse(f"{name}: identification names unknown characters")
+            if type(ident.get("before", False)) is not bool or (ident.get("before") and not ident.get("passive")):
+                _refuse(f"{name}: before (结算前, ruling 58) marks an identification that triggers a passive")
 
 
 def _check_successors(state, value):

@@ -157,7 +157,8 @@ def bot_draws(state, events):
                                  "named": [None] * len(targets), "seq": next_seq(state), "at": state["clock"],
                                  "bot": True}
         if subs:
-            events.append(event("bot_actions", "gm", id=s["id"], actions=subs))
+            # A copy: the close's legality may void one of them, which must not rewrite this event.
+            events.append(event("bot_actions", "gm", id=s["id"], actions={k: dict(v) for k, v in subs.items()}))
 
 
 def _bot_country(state, s):

@@ -6,8 +6,8 @@ identifications (read at the close, delivered in 夜晚反馈公告) and which s
 """
 from __future__ import annotations
 
-from . import actions, decisions, wounds
-from .state import GM, event, holder, in_play, rand_below, slot
+from . import actions, decisions, luck, wounds
+from .state import GM, event, holder, in_play, slot
 
 STAGE_TIMINGS = {"pre_settlement": "预结算前", "global": "全局", "during": "结算时", "after": "结算后"}
 # Ruling 12/28: the revision window after 预结算前 skills: 15 minutes, an hour with 料敌机先.
@@ -65,10 +65,10 @@ def _draw_zhao_yun(state, events, s, subs):
         narrowed = [i for i in pool if (i in calls) == choice["inside"]]
         pool = narrowed or pool
     if pool:
-        drawn = pool[rand_below(state, len(pool))]
+        # A random pick of whom to harm (ruling 30): 优判 is never drawn, 劣判 always.
+        (drawn,) = luck.pick(state, events, pool, 1, False, "残兵之首")
         entry["targets"], entry["named"], entry["drawn"] = [drawn], [None], True
         state.setdefault("zhao_yun_targets", []).append({"night": state["night"], "id": drawn})
-        events.append(event("roll", GM, kind="残兵之首", id=drawn))
 
 
 def double_kill_and_reassign(state, events):
@@ -172,23 +172,13 @@ def before(state, events):
         chosen = free[0]
     else:
         lowest = min(rank(p) for p in pending)
-        chosen = contest(state, [u for u in pending if rank(u) == lowest], lambda use: use[0], events)
+        chosen = luck.contest(state, [u for u in pending if rank(u) == lowest], lambda use: use[0], events)
     order = [chosen] + [u for u in pending if u is not chosen]
     extra = {"proposed_order": [[u[0], u[2]["skill"]] for u in order], "zero_interference": bool(free)}
     if "trigger" in chosen[2]:
         extra.update(trigger=chosen[2]["trigger"], passive=True)
     _ask(state, events, chosen[0], chosen[1], chosen[2], "before", extra)
     state["steps"].insert(0, "before")
-
-
-def contest(state, entrants, ident_of, events):
-    """拼点 (ruling 30): 优判 beats the rest, 劣判 loses to them, else a uniform draw; logged for the GM."""
-    luck = [slot(state, ident_of(e)).get("luck") for e in entrants]
-    best = ([e for e, lk in zip(entrants, luck) if lk == "优"] or [e for e, lk in zip(entrants, luck) if lk != "劣"]
-            or list(entrants))
-    winner = best[0] if len(best) == 1 else best[rand_below(state, len(best))]
-    events.append(event("roll", GM, kind="拼点", ids=[ident_of(e) for e in entrants], winner=ident_of(winner)))
-    return winner
 
 
 def assassinations(state, events):
@@ -205,9 +195,10 @@ def assassinations(state, events):
             if target["identity"] == "君主":
                 events.append(event("no_effect", GM, actor=killer["id"], target=target["id"], reason="own_monarch"))
                 continue
-            if rand_below(state, 2) == 0:
+            # Ruling 30: the 1/2 is the 刺杀's half failure (or the target's half defence), so the
+            # killer's 优判 or the target's 劣判 keeps the death, the reverse makes it a wound.
+            if not luck.chance(state, events, killer["id"], [1, 2], "同国刺杀", against=target["id"]):
                 level = "wound"
-            events.append(event("roll", GM, kind="同国刺杀", id=target["id"], outcome=level))
         state["work"]["damage"].append({"target": target["id"], "level": level, "source": killer["country"],
                                         "cause": "刺杀", "actor": killer["id"]})
 
@@ -246,7 +237,7 @@ def _by_contest(state, events, members):
     tie-break; 优判 first, 劣判 last); one owner's skills keep the data's order."""
     rest, out = list(members), []
     while len({i for i, _ in rest}) > 1:
-        winner = contest(state, sorted({i for i, _ in rest}), lambda i: i, events)
+        winner = luck.contest(state, sorted({i for i, _ in rest}), lambda i: i, events)
         out += [m for m in rest if m[0] == winner]
         rest = [m for m in rest if m[0] != winner]
     return out + rest

@@ -22,10 +22,14 @@ STALEMATE_NIGHT = 40
 # Rare on purpose: drawn like the other kinds, they would end most random games at once.
 RARE = {"peace": 0.01, "suicide": 0.03}
 # GM data for random games: the seed's successor hints (ruling 37) and one skill of each class
-# whose default effects exercise the engine's paths (damage queued in 结算时, heals by day).
+# whose default effects exercise the engine's paths (damage queued in 结算时 after a server
+# judgement, heals by day, a random pick), and 张辽's passive in the 结算前 order on odd seeds.
 SUCCESSORS = {"徐庶": ["诸葛亮"], "荀彧": ["荀攸"], "郭嘉": ["刘晔"], "赵云": ["魏延"]}
-DEFAULT_EFFECTS = {"结算时": [{"wound": "target"}], "白天受伤判定": [{"heal": "target"}],
-                   "结算后": [{"feedback": "actor", "text": "技能已结算"}]}
+DEFAULT_EFFECTS = {"结算时": [{"chance": {"for": "actor", "against": "target", "odds": [1, 2],
+                                        "then": [{"kill": "target"}], "else": [{"wound": "target"}]}}],
+                   "白天受伤判定": [{"heal": "target"}],
+                   "结算后": [{"pick": {"among": ["actor", "target"], "good": True,
+                                       "then": [{"feedback": "picked", "text": "技能已结算"}]}}]}
 
 
 def random_setup(state, rng):
@@ -36,7 +40,9 @@ def random_setup(state, rng):
                                     "白天行动投票")):
         skills.append({"name": f"技{index}", "owner": rng.choice(owners), "timing": timing, "targets": 1,
                        "rank": rng.randint(1, 11), "text": "", "effects": DEFAULT_EFFECTS.get(timing, [])})
-    return {"setup": {"skills": skills, "successors": SUCCESSORS}}
+    identifications = {name: [dict(i, before=rng.random() < 0.5) if i.get("passive") else i for i in specs]
+                       for name, specs in state["data"]["identifications"].items()}
+    return {"setup": {"skills": skills, "successors": SUCCESSORS, "identifications": identifications}}
 
 
 class Player:

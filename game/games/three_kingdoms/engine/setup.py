@@ -81,6 +81,8 @@ def _check_skills(state, value):
 
 def _check_identifications(state, value):
     names = known_names(state)
+    # The seed's own data names 在野 this game may not have drawn (甄姬's 袁方): such a name never hits.
+    listable = names | set(roster.FREE_POOL)
     for name, idents in value.items():
         if name not in names or type(idents) is not list:
             _refuse(f"identifications: unknown character {name!r}")
@@ -90,7 +92,7 @@ def _check_identifications(state, value):
             if type(ident.get("count")) is not int or not 1 <= ident["count"] <= 5:
                 _refuse(f"{name}: an identification names 1 to 5 IDs")
             listed = ident.get("names", [])
-            if type(listed) is not list or not all(type(n) is str for n in listed) or not set(listed) <= names:
+            if type(listed) is not list or not all(type(n) is str for n in listed) or not set(listed) <= listable:
                 _refuse(f"{name}: identification names unknown characters")
             if type(ident.get("before", False)) is not bool or (ident.get("before") and not ident.get("passive")):
                 _refuse(f"{name}: before (结算前, ruling 58) marks an identification that triggers a passive")

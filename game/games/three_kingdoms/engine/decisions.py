@@ -207,39 +207,3 @@ def check_durations(state, value):
     for phase, seconds in value.items():
         if phase not in PHASES or type(seconds) is not int or seconds <= 0:
             raise IllegalCommand("bad_setup", f"durations: {phase!r} needs a positive number of seconds")
-
-
-def override(state, events, body):
-    """Ruling 60: the GM changes anything, with a required reason; logged with before and after."""
-    reason = body.get("reason")
-    if type(reason) is not str or not reason.strip():
-        raise IllegalCommand("reason_required", "an override needs a reason")
-    if set(body) - {"reason", "effects", "deadline", "drop", "durations"}:
-        raise IllegalCommand("bad_override", "an override takes effects, deadline, drop or durations")
-    durations = body.get("durations")
-    if durations is not None:
-        if type(durations) is not dict:
-            raise IllegalCommand("bad_override", "durations maps phases to seconds")
-        check_durations(state, durations)
-    effects = check_effects(state, body.get("effects", []))
-    deadline = body.get("deadline")
-    if deadline is not None and type(deadline) not in (int, float):
-        raise IllegalCommand("bad_override", "deadline is a number")
-    if "drop" in body:
-        take(state, body["drop"], next((d["for"] for d in state["pending"] if d["key"] == body["drop"]), GM))
-    before = [dict(s) for s in state["slots"]]
-    apply_effects(state, events, effects)
-    if effects:
-        # An override's result applies at once (ruling 60), the end checks included.
-        wounds.end_check(state, events)
-    if durations:
-        # Ruling 12: the GM changes phase durations during play too, logged; they apply from the
-        # next phase opened (the running one's end moves only with ``deadline``).
-        state["data"]["durations"].update(durations)
-    if deadline is not None:
-        state["deadline"] = deadline
-        events.append(event("deadline", phase=state["phase"], deadline=deadline))
-    changed = [{"before": b, "after": dict(a)} for b, a in zip(before, state["slots"]) if b != a]
-    log(state, "override", reason, effects=effects, deadline=deadline, drop=body.get("drop"), durations=durations,
-        changed=changed)
-    events.append(event("override", GM, reason=reason))

@@ -16,6 +16,7 @@ def skills_of(state, name):
 
 
 def find_skill(state, name, skill_name):
+    skill_name = roster.SKILL_ALIASES.get(skill_name, skill_name) if type(skill_name) is str else skill_name
     for skill in skills_of(state, name):
         if skill["name"] == skill_name:
             return skill

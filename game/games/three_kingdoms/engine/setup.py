@@ -74,9 +74,10 @@ def _check_skills(state, value):
         if "effects" in skill:
             # Checked now, so the automatic GM's default answer is always applicable.
             decisions.check_effects(state, skill["effects"], {p: 1 for p in decisions.PLACEHOLDERS})
-        if (skill["owner"], skill["name"]) in seen:
+        name = roster.SKILL_ALIASES.get(skill["name"], skill["name"])
+        if (skill["owner"], name) in seen:
             _refuse(f"{skill['name']}: given twice to {skill['owner']}")
-        seen.add((skill["owner"], skill["name"]))
+        seen.add((skill["owner"], name))
 
 
 def _check_identifications(state, value):
@@ -136,6 +137,8 @@ def apply_setup(state, events, body):
                 state["data"]["characters"][name].update(facts, inferred=False)
         elif part == "durations":
             state["data"]["durations"].update(value)
+        elif part == "skills":
+            state["data"]["skills"] = [dict(k, name=roster.SKILL_ALIASES.get(k["name"], k["name"])) for k in value]
         else:
             state["data"][part] = value
     events.append(event("setup", "gm", parts=sorted(body)))

@@ -11,7 +11,7 @@ import random
 
 from ...engines.errors import IllegalCommand
 from .decisions import default_answer
-from .legal import legal_commands
+from .legal import concrete, legal_commands
 from .record import make_record
 from .rules import apply, new_match
 from .state import GM, SERVER, seats
@@ -86,6 +86,7 @@ class Player:
         while self.queue:
             seat = self.queue.pop()
             command = self.choose(legal_commands(state, seat))
+            command = command and concrete(command, self.rng)
             if command:
                 try:
                     return seat, self.send(seat, {"at": state["clock"], **command})

@@ -5,7 +5,7 @@ from itertools import combinations
 
 from game.games.three_kingdoms.engine import is_legal, legal_commands
 from game.games.three_kingdoms.engine.legal import LISTED_MAX, concrete
-from game.games.three_kingdoms.engine.actions import target_ok
+from game.games.three_kingdoms.engine.night.actions import target_ok
 
 from .helpers import game, id_of, seat_of
 

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from game.games.three_kingdoms.engine import IllegalCommand, apply
-from game.games.three_kingdoms.engine.record import make_record, replay
+from game.games.three_kingdoms.engine.records.record import make_record, replay
 from game.games.three_kingdoms.engine.state import slot, slot_of
 
 from .helpers import act, close, game, id_of, until

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from game.games.three_kingdoms.engine import apply, from_json, legal_commands, project, to_json, view
 from game.games.three_kingdoms.engine.legal import concrete
-from game.games.three_kingdoms.engine.randomplay import Player
-from game.games.three_kingdoms.engine.record import make_record, replay
+from game.games.three_kingdoms.engine.records.randomplay import Player
+from game.games.three_kingdoms.engine.records.record import make_record, replay
 from game.games.three_kingdoms.engine.state import holder, seats
 
 MODES = ["standard", "solo", "nine", "crowd"]

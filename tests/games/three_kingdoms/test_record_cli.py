@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from game.games.three_kingdoms.engine.record import RecordError, replay
+from game.games.three_kingdoms.engine.records.record import RecordError, replay
 
 MODULE = "game.games.three_kingdoms.engine"
 RECORD = {"format": "three-kingdoms-record/1", "seed": 5, "mode": "standard", "characters": 27, "commands": [

@@ -20,7 +20,7 @@ from ...engines.errors import IllegalCommand
 from .legal import is_legal, legal_commands
 from .rules import apply, awaiting, new_match
 from .state import from_json, to_json
-from .view import project, view
+from .views.view import project, view
 
 __all__ = ["IllegalCommand", "apply", "awaiting", "from_json", "is_legal", "legal_commands", "new_match", "project",
            "to_json", "view"]

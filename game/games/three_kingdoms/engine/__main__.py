@@ -13,10 +13,10 @@ import sys
 from ...engines import cli
 from ...engines.errors import IllegalCommand
 from ...engines.records import RecordError
-from .randomplay import play_random_game
-from .record import replay
+from .records.randomplay import play_random_game
+from .records.record import replay
 from .state import MODES
-from .view import project, view
+from .views.view import project, view
 
 
 def _audience(text):

@@ -12,11 +12,14 @@ from itertools import combinations, permutations
 from math import comb
 
 from ...engines.errors import IllegalCommand, accepts
-from . import actions, knowledge, roster, votes, wounds
-from .answers import speaker
-from .decisions import default_answer
+from . import roster
+from .day import votes, wounds
+from .night import actions
+from .views import knowledge
+from .gm.answers import speaker
+from .gm.decisions import default_answer
 from .rules import apply
-from .setup import DAY_TIMINGS
+from .gm.setup import DAY_TIMINGS
 from .state import GM, holder, in_play
 
 PHASE_OF_TIMING = {"白天受伤判定": "day_wound", "白天行动投票": "day_vote"}

@@ -6,8 +6,11 @@ from __future__ import annotations
 import math
 
 from ...engines.errors import IllegalCommand
-from . import actions, answers, decisions, flow, joining, overrides, roster, votes, wounds
-from .setup import apply_setup, default_data, lock
+from . import flow, roster
+from .day import joining, votes, wounds
+from .gm import answers, decisions, overrides
+from .night import actions
+from .gm.setup import apply_setup, default_data, lock
 from .state import GM, MODES, SERVER, copy, new_state, seats
 
 SEAT_COMMANDS = ("assassinate", "skill", "identify", "reassign", "request", "suicide", "cancel", "vote", "answer",

@@ -4,9 +4,11 @@ replaces the parts it names and may be sent again until ``lock``, which starts n
 """
 from __future__ import annotations
 
-from ...engines.errors import IllegalCommand
-from . import decisions, knowledge, roster
-from .state import DEFAULT_DURATIONS, event, holder
+from ....engines.errors import IllegalCommand
+from . import decisions
+from .. import roster
+from ..views import knowledge
+from ..state import DEFAULT_DURATIONS, event, holder
 
 TIMINGS = ("立刻", "预结算前", "全局", "结算前", "结算时", "结算后", "被动", "白天受伤判定", "白天行动投票")
 NIGHT_TIMINGS = TIMINGS[:6]

@@ -7,12 +7,13 @@ and channels; never an ID it was not told, others' submissions, or secret ballot
 """
 from __future__ import annotations
 
-from ...engines import audiences
-from ...engines.errors import IllegalCommand
-from . import knowledge, roster
-from .decisions import public_form
-from .rules import awaiting
-from .state import GM, copy, holder
+from ....engines import audiences
+from ....engines.errors import IllegalCommand
+from . import knowledge
+from .. import roster
+from ..gm.decisions import public_form
+from ..rules import awaiting
+from ..state import GM, copy, holder
 
 EVERYTHING = (GM, "all")
 

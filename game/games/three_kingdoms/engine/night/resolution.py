@@ -6,8 +6,10 @@ identifications (read at the close, delivered in 夜晚反馈公告) and which s
 """
 from __future__ import annotations
 
-from . import actions, decisions, luck, wounds
-from .state import GM, event, holder, in_play, slot
+from . import actions, luck
+from ..day import wounds
+from ..gm import decisions
+from ..state import GM, event, holder, in_play, slot
 
 STAGE_TIMINGS = {"pre_settlement": "预结算前", "global": "全局", "during": "结算时", "after": "结算后"}
 # Ruling 12/28: the revision window after 预结算前 skills: 15 minutes, an hour with 料敌机先.

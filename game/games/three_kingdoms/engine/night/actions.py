@@ -3,10 +3,11 @@ same checks run again at the close (``night.legality``), where what fails is voi
 told why."""
 from __future__ import annotations
 
-from ...engines.errors import IllegalCommand
-from . import roster, wounds
-from .state import IMMEDIATE_CUTOFF, event, holder, in_play, next_seq, slot, slot_of
-from .setup import DAY_TIMINGS
+from ....engines.errors import IllegalCommand
+from .. import roster
+from ..day import wounds
+from ..state import IMMEDIATE_CUTOFF, event, holder, in_play, next_seq, slot, slot_of
+from ..gm.setup import DAY_TIMINGS
 
 NIGHT_KINDS = ("assassinate", "skill", "identify", "reassign", "request")
 

@@ -9,9 +9,12 @@ corrected by the effects it should have had, as every server result stays overri
 """
 from __future__ import annotations
 
-from ...engines.errors import IllegalCommand
-from . import actions, decisions, roster, wounds
-from .state import GM, IN_PLAY, copy, event, holder, next_seq, slot
+from ....engines.errors import IllegalCommand
+from . import decisions
+from .. import roster
+from ..day import wounds
+from ..night import actions
+from ..state import GM, IN_PLAY, copy, event, holder, next_seq, slot
 
 PARTS = ("reason", "effects", "deadline", "drop", "durations", "action", "join", "rolls")
 ACTION_KINDS = ("assassinate", "skill", "identify", "reassign", "request")

@@ -9,7 +9,7 @@ never among a random pick of harmed ones; 劣判 the reverse. So each judgement 
 """
 from __future__ import annotations
 
-from .state import GM, event, rand_below, slot
+from ..state import GM, event, rand_below, slot
 
 GOOD, BAD = "优", "劣"
 NOT_FIXED = object()

@@ -7,8 +7,8 @@ triggers (at once, or in the 结算前 order when the data marks it 结算前, r
 """
 from __future__ import annotations
 
-from . import decisions
-from .state import GM, holder, slot
+from ..gm import decisions
+from ..state import GM, holder, slot
 
 HIDDEN_NIGHTS = 3
 

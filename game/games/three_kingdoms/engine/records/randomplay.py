@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import random
 
-from ...engines.errors import IllegalCommand
-from .decisions import default_answer
-from .legal import concrete, legal_commands
+from ....engines.errors import IllegalCommand
+from ..gm.decisions import default_answer
+from ..legal import concrete, legal_commands
 from .record import make_record
-from .rules import apply, new_match
-from .state import GM, SERVER, seats
+from ..rules import apply, new_match
+from ..state import GM, SERVER, seats
 
 # A game that has not ended by this night is declared a draw by the automatic GM (ruling 41:
 # "由天庭判定游戏为和局"), so random play always ends.

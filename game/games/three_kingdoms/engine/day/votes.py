@@ -7,9 +7,12 @@ order (ruling 53), so it is decided at the count, when the order is final.
 """
 from __future__ import annotations
 
-from ...engines.errors import IllegalCommand
-from . import actions, decisions, knowledge, wounds
-from .state import GM, event, holder, next_seq, slot
+from ....engines.errors import IllegalCommand
+from . import wounds
+from ..gm import decisions
+from ..night import actions
+from ..views import knowledge
+from ..state import GM, event, holder, next_seq, slot
 
 SECRET_VOTES = 3
 THRESHOLD_VOTES = 3

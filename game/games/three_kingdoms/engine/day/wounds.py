@@ -6,8 +6,10 @@ country, recognition); with none left the ID leaves for good.
 """
 from __future__ import annotations
 
-from . import knowledge, luck, roster
-from .state import PHASES, country_slots, event, holder, in_play, phase_key, rand_below
+from .. import roster
+from ..night import luck
+from ..views import knowledge
+from ..state import PHASES, country_slots, event, holder, in_play, phase_key, rand_below
 
 # Ruling 35: 伤判 1 heals 3/10, kills 3/10, else the wound stays; 伤判 2: 1/2 each.
 FIRST_ROLL = (3, 3, 10)

@@ -7,9 +7,12 @@ on. Pending GM decisions hold the phase's close.
 """
 from __future__ import annotations
 
-from ...engines.errors import IllegalCommand
-from . import knowledge, luck, roster, wounds
-from .state import GM, IN_PLAY, PHASES, event, holder, slot
+from ....engines.errors import IllegalCommand
+from .. import roster
+from ..day import wounds
+from ..night import luck
+from ..views import knowledge
+from ..state import GM, IN_PLAY, PHASES, event, holder, slot
 
 ID_EFFECTS = ("wound", "kill", "leave", "heal", "outside", "back", "fail", "revive")
 PLACEHOLDERS = ("trigger", "actor", "target")

@@ -42,6 +42,21 @@ def test_the_gm_withdraws_an_action_and_writes_a_skill_use_the_night_then_resolv
     assert slot_of(state, "刘备")["status"] == "normal" and slot_of(state, "孙坚")["status"] == "wounded"
 
 
+def test_the_gm_rewrites_and_withdraws_a_ballot():
+    state = game()
+    liu, sun, dian = id_of(state, "刘备"), id_of(state, "孙坚"), id_of(state, "典韦")
+    state, _ = until(state, "day_vote", 4)
+    state, _ = act(state, "典韦", "vote", target=liu)
+    rewritten, events = override(state, action={"id": dian, "kind": "vote", "set": {"target": sun}})
+    assert rewritten["public_ballots"]["4"] == [{"voter": dian, "target": sun}]
+    assert rewritten["log"][-1]["ballots"]["before"][0]["target"] == liu
+    rewritten, events = close(rewritten)
+    assert next(e for e in events if e["type"] == "vote_outcome")["id"] == sun
+    withdrawn, _ = override(state, action={"id": dian, "kind": "vote", "set": None})
+    withdrawn, events = close(withdrawn)
+    assert next(e for e in events if e["type"] == "vote_outcome")["id"] is None
+
+
 def test_the_gm_sets_and_cancels_a_join():
     state = game()
     sima = id_of(state, "司马朗")
@@ -88,7 +103,8 @@ def test_the_gm_fixes_a_judgement_a_pick_and_a_contest():
 
 
 @pytest.mark.parametrize("parts, code", [
-    ({"action": {"id": 1, "kind": "vote", "set": None}}, "bad_override"),
+    ({"action": {"id": 1, "kind": "suicide", "set": None}}, "bad_override"),
+    ({"action": {"id": 1, "kind": "vote", "set": {"target": 2, "follow": "all"}}}, "bad_override"),
     ({"action": {"id": 99, "kind": "assassinate", "set": None}}, "bad_override"),
     ({"action": {"id": 1, "kind": "skill", "set": {"skill": "无此技", "targets": []}}}, "bad_override"),
     ({"action": {"id": 1, "kind": "identify", "set": None}}, "bad_override"),

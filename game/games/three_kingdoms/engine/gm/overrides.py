@@ -3,7 +3,7 @@ each with a required reason and logged with what it changed, before and after (r
 
 One ``override`` command may hold several parts; every part is checked before any applies:
 ``effects`` (state), ``deadline`` and ``durations`` (timers), ``drop`` (a pending decision),
-``action`` (rewrite or withdraw an ID's submitted action), ``join`` (set or cancel an 在野's join)
+``action`` (rewrite or withdraw an ID's submitted action or ballot), ``join`` (set or cancel an 在野's join)
 and ``rolls`` (fix the outcome of the server's next roll of a kind; a roll already made is
 corrected by the effects it should have had, as every server result stays overridable).
 """
@@ -12,12 +12,12 @@ from __future__ import annotations
 from ....engines.errors import IllegalCommand
 from . import decisions
 from .. import roster
-from ..day import wounds
+from ..day import votes, wounds
 from ..night import actions
 from ..state import GM, IN_PLAY, copy, event, holder, next_seq, slot
 
 PARTS = ("reason", "effects", "deadline", "drop", "durations", "action", "join", "rolls")
-ACTION_KINDS = ("assassinate", "skill", "identify", "reassign", "request")
+ACTION_KINDS = ("assassinate", "skill", "identify", "reassign", "request", "vote")
 # Ruling 30's rolls and the outcome each may be fixed to.
 ROLLS = ("伤判", "chance", "pick", "拼点")
 WOUND_OUTCOMES = ("healed", "died", "stays")
@@ -46,6 +46,13 @@ def _action_entry(state, s, kind, value):
     stamp = {"at": state["clock"], "by_gm": True}
     if kind == "assassinate":
         return {"target": _ident(state, value.get("target"), "target"), "named": None, **stamp}
+    if kind == "vote":
+        # A ballot as the vote's count reads it: target null is a 散票.
+        target = value.get("target")
+        if value.get("follow") not in (None, "call", "group"):
+            _refuse("follow is call, group or null")
+        return {"voter": s["id"], "target": None if target is None else _ident(state, target, "target"),
+                "follow": value.get("follow"), "scatter": target is None, "named": None, **stamp}
     if kind == "skill":
         skill = actions.find_skill(state, holder(s), value.get("skill"))
         if skill is None or skill["timing"] == "被动":
@@ -93,9 +100,12 @@ def _check_action(state, body):
     return s, body["kind"], entry, body.get("index")
 
 
-def _apply_action(state, s, kind, entry, index):
+def _apply_action(state, events, s, kind, entry, index):
     if entry is not None:
         entry["seq"] = next_seq(state)
+    if kind == "vote":
+        votes.cast(state, events, entry, voter=s["id"])
+        return
     subs = state["subs"].setdefault(str(s["id"]), {})
     if kind == "identify":
         held = subs.setdefault("identify", {})
@@ -182,13 +192,13 @@ def override(state, events, body):
     join = _check_join(state, body["join"]) if "join" in body else None
     rolls = _check_rolls(state, body["rolls"]) if "rolls" in body else None
 
-    before = copy({"slots": state["slots"], "subs": state["subs"], "joins": state["joins"],
-                   "fixed_rolls": state.get("fixed_rolls", [])})
+    before = copy({"slots": state["slots"], "subs": state["subs"], "ballots": state["ballots"],
+                   "joins": state["joins"], "fixed_rolls": state.get("fixed_rolls", [])})
     if "drop" in body:
         decision = next(d for d in state["pending"] if d["key"] == body["drop"])
         decisions.take(state, body["drop"], decision["for"])
     if action:
-        _apply_action(state, *action)
+        _apply_action(state, events, *action)
     if join:
         _apply_join(state, *join)
     if rolls:
@@ -204,11 +214,11 @@ def override(state, events, body):
     if deadline is not None:
         state["deadline"] = deadline
         events.append(event("deadline", phase=state["phase"], deadline=deadline))
-    after = {"slots": state["slots"], "subs": state["subs"], "joins": state["joins"],
+    after = {"slots": state["slots"], "subs": state["subs"], "ballots": state["ballots"], "joins": state["joins"],
              "fixed_rolls": state.get("fixed_rolls", [])}
     changed = [{"before": b, "after": dict(a)} for b, a in zip(before["slots"], state["slots"]) if b != a]
-    changes = {part: {"before": before[part], "after": copy(after[part])} for part in ("subs", "joins", "fixed_rolls")
-               if before[part] != after[part]}
+    changes = {part: {"before": before[part], "after": copy(after[part])}
+               for part in ("subs", "ballots", "joins", "fixed_rolls") if before[part] != after[part]}
     decisions.log(state, "override", reason, effects=effects, deadline=deadline, drop=body.get("drop"),
                   durations=durations, changed=changed, **changes)
     events.append(event("override", GM, reason=reason))

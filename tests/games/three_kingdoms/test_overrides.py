@@ -148,6 +148,17 @@ def test_a_record_with_these_overrides_replays_exactly():
     assert slot(state, dian)["status"] == "wounded", "the fixed 1/2 of the own-country 刺杀 made it a wound"
 
 
+def test_cancelling_a_join_withdraws_the_questions_about_it():
+    state = game(mode="crowd")
+    state, _ = until(state, "night_action", 2)
+    sima = id_of(state, "司马朗")
+    state, _ = act(state, "司马朗", "request", country="魏")
+    state, _ = until(state, "night_feedback", 2)
+    assert [d for d in state["pending"] if d["kind"] == "request"]
+    state, _ = override(state, join={"id": sima, "country": None})
+    assert not [d for d in state["pending"] if d["kind"] in ("offer", "request")] and state["offers"] == []
+
+
 def test_a_second_wound_roll_cannot_be_fixed_to_stay():
     state = game()
     dian = id_of(state, "典韦")

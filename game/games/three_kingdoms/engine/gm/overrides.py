@@ -140,8 +140,9 @@ def _check_join(state, body):
 def _apply_join(state, ident, country):
     state["joins"] = [j for j in state["joins"] if j["id"] != ident]
     state["offers"] = [o for o in state["offers"] if o["id"] != ident]
-    state["pending"] = [d for d in state["pending"] if not (d["kind"] == "offer" and d["about"]["character"]
-                                                             == holder(slot(state, ident)))]
+    name = holder(slot(state, ident))
+    state["pending"] = [d for d in state["pending"]
+                        if not (d["kind"] in ("offer", "request") and d["about"]["character"] == name)]
     if country is not None:
         state["joins"].append({"id": ident, "country": country, "via": "天庭", "by": None})
 

@@ -20,7 +20,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from game.games.three_kingdoms.engine import apply, project, view  # noqa: E402
-from game.games.three_kingdoms.engine.randomplay import Player  # noqa: E402
+from game.games.three_kingdoms.engine.records.randomplay import Player  # noqa: E402
 from game.games.three_kingdoms.engine.state import seats  # noqa: E402
 
 CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}

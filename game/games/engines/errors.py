@@ -12,3 +12,12 @@ class IllegalCommand(Exception):
 
     def to_json(self):
         return {"code": self.code, "message": self.message}
+
+
+def accepts(check, *args):
+    """Whether ``check(*args)`` runs without a refusal: an engine's ``is_legal`` over its checks."""
+    try:
+        check(*args)
+    except IllegalCommand:
+        return False
+    return True

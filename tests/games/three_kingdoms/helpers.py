@@ -1,6 +1,6 @@
 """Games in a known state for the 三国 engine's tests: IDs are drawn, so tests find them by name."""
 from game.games.three_kingdoms.engine import apply
-from game.games.three_kingdoms.engine.decisions import default_answer
+from game.games.three_kingdoms.engine.gm.decisions import default_answer
 from game.games.three_kingdoms.engine.rules import new_match
 from game.games.three_kingdoms.engine.state import holder, slot_of
 

@@ -3,7 +3,7 @@ R61), private channels (R6)."""
 import pytest
 
 from game.games.three_kingdoms.engine import IllegalCommand, apply, view
-from game.games.three_kingdoms.engine.knowledge import channels, recognise
+from game.games.three_kingdoms.engine.views.knowledge import channels, recognise
 
 from .helpers import act, close, game, id_of, until
 

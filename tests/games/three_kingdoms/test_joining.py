@@ -2,7 +2,8 @@
 君主招揽 > 主动投奔 then the earlier answer; joining at the next night's start as 平民."""
 import pytest
 
-from game.games.three_kingdoms.engine import IllegalCommand, apply, joining
+from game.games.three_kingdoms.engine import IllegalCommand, apply
+from game.games.three_kingdoms.engine.day import joining
 from game.games.three_kingdoms.engine.state import holder, slot
 
 from .helpers import act, close, game, id_of, until

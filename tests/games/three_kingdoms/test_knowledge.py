@@ -3,7 +3,7 @@ identification results by the nights' rules, pooling within a country, the revea
 import pytest
 
 from game.games.three_kingdoms.engine import view
-from game.games.three_kingdoms.engine.knowledge import recognise
+from game.games.three_kingdoms.engine.views.knowledge import recognise
 from game.games.three_kingdoms.engine.state import seats
 
 from .helpers import act, close, game, id_of, until

@@ -8,8 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game.games.three_kingdoms.engine import apply, from_json, legal_commands, project, to_json, view
-from game.games.three_kingdoms.engine.randomplay import Player
-from game.games.three_kingdoms.engine.record import make_record, replay
+from game.games.three_kingdoms.engine.legal import concrete
+from game.games.three_kingdoms.engine.records.randomplay import Player
+from game.games.three_kingdoms.engine.records.record import make_record, replay
 from game.games.three_kingdoms.engine.state import holder, seats
 
 MODES = ["standard", "solo", "nine", "crowd"]
@@ -155,7 +156,7 @@ def test_every_listed_legal_command_applies(seed):
         for seat in [*seats(state), "gm"]:
             commands = legal_commands(state, seat)
             for command in sample.sample(commands, min(1, len(commands))):
-                apply(state, seat, {"at": state["clock"], **command})
+                apply(state, seat, {"at": state["clock"], **concrete(command, sample)})
         player.step()
 
 

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from game.games.three_kingdoms.engine.record import RecordError, replay
+from game.games.three_kingdoms.engine.records.record import RecordError, replay
 
 MODULE = "game.games.three_kingdoms.engine"
 RECORD = {"format": "three-kingdoms-record/1", "seed": 5, "mode": "standard", "characters": 27, "commands": [
@@ -25,7 +25,8 @@ def run(*args, stdin=None):
 def test_a_record_replays_to_the_state_the_issue_describes():
     state, events = replay(RECORD)
     assert state["phase"] == "night_resolution" and state["night"] == 1
-    assert [e["type"] for e in events if e["type"] == "roll"] == ["roll"], "own-country 刺杀 rolls its 1/2"
+    assert [e["kind"] for e in events if e["type"] == "roll" and e["kind"] != "拼点"] == ["同国刺杀"], \
+        "own-country 刺杀 rolls its 1/2"
 
 
 @pytest.mark.parametrize("change, code, index", [
@@ -71,6 +72,7 @@ def test_play_prints_a_record_that_replays_to_its_end():
      "illegal_command", 4),
     ("{not json", [], "invalid_json", None),
     (json.dumps(RECORD), ["--view", "seven"], "bad_view", None),
+    (json.dumps(RECORD), ["--view", "all"], "not_over", None),
 ])
 def test_bad_input_exits_2_with_a_json_error_and_no_traceback(stdin, args, code, index):
     done = run("replay", "-", *args, stdin=stdin)

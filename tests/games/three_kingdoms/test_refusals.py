@@ -2,10 +2,11 @@
 applies or raises ``IllegalCommand`` — never another exception."""
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.games.three_kingdoms.engine import IllegalCommand, apply
+from game.games.three_kingdoms.engine import IllegalCommand, apply, view
 from game.games.three_kingdoms.engine.rules import GM_COMMANDS, SEAT_COMMANDS, SERVER_COMMANDS
 
 from .helpers import game, until
@@ -16,7 +17,9 @@ VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=3) | st.di
     st.sampled_from(["actor", "voter", "target", "targets", "skill", "index", "names", "killer", "country",
                      "decision", "choice", "text", "call", "effects", "reason", "what", "follow", "scatter",
                      "countries", "on", "defended", "id", "wound", "kill", "recognise", "skills", "successors",
-                     "characters", "durations", "identifications", "natural_deaths"]), inner, max_size=4),
+                     "characters", "durations", "identifications", "natural_deaths", "action", "join", "rolls",
+                     "set", "kind", "roll", "outcome", "chance", "pick", "among", "odds", "for", "against", "good",
+                     "then", "else", "label", "count", "before"]), inner, max_size=4),
     max_leaves=8)
 KINDS = st.sampled_from(SEAT_COMMANDS + GM_COMMANDS + SERVER_COMMANDS + ("bogus",))
 SEATS = st.sampled_from([0, 1, 2, 3, -1, "gm", "server", "x", True, None])
@@ -41,3 +44,42 @@ def test_any_command_applies_or_is_refused_cleanly(where, seat, kind, body, at):
     except IllegalCommand as refusal:
         assert refusal.code and refusal.message
     assert json.dumps(state, sort_keys=True) == before, "apply without in_place never changes its input"
+
+
+def test_the_all_audience_is_refused_until_the_game_is_over():
+    """The issue's ``all`` is for replays after the end: during play it would show every ID."""
+    state = game()
+    with pytest.raises(IllegalCommand) as refusal:
+        view(state, "all")
+    assert refusal.value.code == "not_over"
+    state, _ = apply(state, "gm", {"draw": {"reason": "test"}})
+    assert {c["id"] for c in view(state, "all")["characters"]} == set(range(1, 28))
+
+
+OVERRIDE_PARTS = st.dictionaries(st.sampled_from(["effects", "action", "join", "rolls", "drop", "deadline"]), VALUES,
+                                 max_size=3)
+SHAPED = st.fixed_dictionaries({"id": st.integers(-1, 30), "kind": st.sampled_from(
+    ["assassinate", "skill", "identify", "reassign", "request", "vote", "x"]), "set": VALUES, "index": VALUES})
+
+
+IDS = st.integers(0, 30)
+PAIRS = st.tuples(st.integers(-1, 3), st.integers(-1, 3)).map(list)
+CHANCE = st.fixed_dictionaries({"for": IDS, "odds": PAIRS | VALUES}, optional={
+    "against": IDS | VALUES, "label": VALUES, "then": st.just([{"wound": "for"}]) | VALUES, "else": VALUES})
+PICK = st.fixed_dictionaries({"among": st.lists(IDS, max_size=4) | VALUES, "good": st.booleans() | VALUES}, optional={
+    "count": st.integers(-1, 4) | st.sampled_from([None, "1", 1.5, True]), "label": VALUES, "then": st.just([{"wound": "picked"}]) | VALUES})
+JUDGEMENTS = st.lists(st.one_of(CHANCE.map(lambda b: {"chance": b}), PICK.map(lambda b: {"pick": b})), max_size=2)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.sampled_from(["night", "vote"]), OVERRIDE_PARTS, SHAPED, st.lists(VALUES, max_size=2), JUDGEMENTS)
+def test_any_override_applies_or_is_refused_cleanly(where, parts, action, rolls, judgements):
+    """The GM's overrides take nested free-form parts: none may raise anything but a refusal."""
+    state = state_at(where)
+    before = json.dumps(state, sort_keys=True)
+    for body in (parts, {"action": action}, {"rolls": rolls}, {"join": action}, {"effects": judgements}):
+        try:
+            apply(state, "gm", {"override": {"reason": "fuzz", **body}})
+        except IllegalCommand as refusal:
+            assert refusal.code and refusal.message
+    assert json.dumps(state, sort_keys=True) == before

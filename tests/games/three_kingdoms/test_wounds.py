@@ -6,7 +6,7 @@ import pytest
 
 from game.games.three_kingdoms.engine import IllegalCommand, apply
 from game.games.three_kingdoms.engine.state import slot, slot_of
-from game.games.three_kingdoms.engine.wounds import wound_rolls
+from game.games.three_kingdoms.engine.day.wounds import wound_rolls
 
 from .helpers import act, close, game, id_of, until
 

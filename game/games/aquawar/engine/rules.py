@@ -3,7 +3,7 @@
 Every command is checked completely before anything changes, so a refused command leaves the state
 untouched even with ``in_place=True``.
 """
-from ...engines.errors import IllegalCommand
+from ...engines.errors import IllegalCommand, accepts
 from . import combat
 from .legal import TEAM_SIZE, skill_targets
 from .species import MIMIC, SPECIES_SET, skill_category
@@ -47,11 +47,7 @@ def apply(state, player, command, *, in_place=False):
 
 
 def is_legal(state, player, command):
-    try:
-        _check(state, player, command)
-    except IllegalCommand:
-        return False
-    return True
+    return accepts(_check, state, player, command)
 
 
 def resign(state, player, reason="resign", *, in_place=False):

@@ -3,7 +3,7 @@
 Every command is checked completely (``checks``) before anything changes, so a refused command
 leaves the state untouched even with ``in_place=True``.
 """
-from ...engines.errors import IllegalCommand
+from ...engines.errors import IllegalCommand, accepts
 from . import actions
 from .checks import check
 from .outcome import end_match
@@ -41,11 +41,7 @@ def apply(state, player, command, *, in_place=False):
 
 
 def is_legal(state, player, command):
-    try:
-        check(state, player, command)
-    except IllegalCommand:
-        return False
-    return True
+    return accepts(check, state, player, command)
 
 
 def resign(state, player, reason="resign", *, in_place=False):

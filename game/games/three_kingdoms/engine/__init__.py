@@ -10,16 +10,17 @@ Public API (the shape of the other two engines)
 ``apply(state, seat, command, *, in_place=False) -> (state, events)``: seat is a human seat
     (0..n-1), ``"gm"`` or ``"server"``; a refused command raises ``IllegalCommand(code, message)``
     and changes nothing.
-``legal_commands(state, seat)``: the seat's legal commands now; ``awaiting(state)``: who owes
+``legal_commands(state, seat)``: the seat's legal commands now (a huge identification as one
+    family, see ``legal``); ``is_legal(state, seat, command)``: exact; ``awaiting(state)``: who owes
     something ({"gm": bool, "seats": [...]}).
 ``view(state, audience)`` / ``project(events, audience)``: audience a seat, "gm", "spectator", "all".
 ``to_json(state)`` / ``from_json(data)``: exact round trip (the state is plain JSON data).
 """
 from ...engines.errors import IllegalCommand
-from .legal import legal_commands
+from .legal import is_legal, legal_commands
 from .rules import apply, awaiting, new_match
 from .state import from_json, to_json
-from .view import project, view
+from .views.view import project, view
 
-__all__ = ["IllegalCommand", "apply", "awaiting", "from_json", "legal_commands", "new_match", "project", "to_json",
-           "view"]
+__all__ = ["IllegalCommand", "apply", "awaiting", "from_json", "is_legal", "legal_commands", "new_match", "project",
+           "to_json", "view"]

@@ -11,11 +11,12 @@ from __future__ import annotations
 import sys
 
 from ...engines import cli
+from ...engines.errors import IllegalCommand
 from ...engines.records import RecordError
-from .randomplay import play_random_game
-from .record import replay
+from .records.randomplay import play_random_game
+from .records.record import replay
 from .state import MODES
-from .view import project, view
+from .views.view import project, view
 
 
 def _audience(text):
@@ -31,7 +32,7 @@ def _cmd_play(args) -> int:
 def main(argv=None) -> int:
     parser, sub, common = cli.parser("python -m game.games.three_kingdoms.engine", __doc__)
     cli.add_replay(sub, common, replay, project, view, ensure_ascii=False, audience=_audience,
-                   audience_help="a seat number, gm, spectator or all")
+                   audience_help="a seat number, gm, spectator or all (after the end only)")
     play = sub.add_parser("play", parents=[common], help="play a random game with an automatic GM, print the record")
     play.add_argument("--seed", type=int, required=True)
     play.add_argument("--mode", choices=MODES, default="standard")
@@ -42,6 +43,8 @@ def main(argv=None) -> int:
         return args.run(args)
     except ValueError as exc:
         return cli.fail(RecordError("bad_view", str(exc)))
+    except IllegalCommand as exc:
+        return cli.fail(RecordError(exc.code, exc.message))
 
 
 if __name__ == "__main__":

@@ -5,11 +5,15 @@ steps until one queues a GM decision, and the GM's answer lets the rest run.
 from __future__ import annotations
 
 from ...engines.errors import IllegalCommand
-from . import actions, decisions, identify, joining, knowledge, night, roster, votes, wounds
+from . import roster
+from .day import joining, votes, wounds
+from .gm import decisions
+from .night import actions, identify, resolution
+from .views import knowledge
 from .state import GM, event, holder, in_play, slot
 
 CLOSE = {
-    "night_action": ["night_start", "open:night_resolution"] + night.ORDER,
+    "night_action": ["night_start", "open:night_resolution"] + resolution.ORDER,
     "night_resolution": ["open:night_feedback", "feedback"],
     "night_feedback": ["announce_night", "open:day_wound"],
     "day_wound": ["day_wound_skills", "wound_rolls", "end_check", "open:day_vote"],
@@ -63,7 +67,7 @@ def run(state, events):
 
 
 def night_start(state, events):
-    night.start(state)
+    resolution.start(state)
 
 
 def feedback(state, events):
@@ -176,7 +180,7 @@ def _end_check(state, events):
     publish_ids(state)
 
 
-STEPS = dict(night.STEPS)
+STEPS = dict(resolution.STEPS)
 STEPS.update({
     "night_start": night_start, "identifications": identify.identifications, "end_check": _end_check,
     "feedback": feedback, "announce_night": announce_night, "day_wound_skills": day_skills("白天受伤判定"),

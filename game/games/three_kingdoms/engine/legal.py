@@ -1,18 +1,49 @@
-"""The commands a human seat may send now, built from the same checks ``apply`` makes. A
-multi-ID identification is listed with one ID (the rest are its subsets' supersets, as legal);
-skills with several targets are listed over ordered distinct targets."""
+"""The commands a human seat may send now, built from the same checks ``apply`` makes. Skills
+with several targets are listed over ordered distinct targets; an identification of up to k IDs
+over every set of 1 to k distinct targets (ascending: the order does not change its result) —
+unless that is more than ``LISTED_MAX`` commands, when one *family* stands for them all:
+``{"identify": {"actor", "index", "choose": {"from": [IDs], "min": 1, "max": k}, "names_from"?: [在野]}}``,
+made concrete by ``concrete`` (any choice of targets, and of one name for 招揽, is legal).
+``is_legal`` answers exactly for any command, listed or not.
+"""
 from __future__ import annotations
 
-from itertools import permutations
+from itertools import combinations, permutations
+from math import comb
 
-from ...engines.errors import IllegalCommand
-from . import actions, knowledge, roster, votes, wounds
-from .answers import speaker
-from .decisions import default_answer
-from .setup import DAY_TIMINGS
+from ...engines.errors import IllegalCommand, accepts
+from . import roster
+from .day import votes, wounds
+from .night import actions
+from .views import knowledge
+from .gm.answers import speaker
+from .gm.decisions import default_answer
+from .rules import apply
+from .gm.setup import DAY_TIMINGS
 from .state import GM, holder, in_play
 
 PHASE_OF_TIMING = {"白天受伤判定": "day_wound", "白天行动投票": "day_vote"}
+# More identification commands than this for one identification are listed as one family.
+LISTED_MAX = 2000
+
+
+def is_legal(state, seat, command):
+    """Whether ``apply`` accepts the command now (the state is not changed)."""
+    return accepts(apply, state, seat, command)
+
+
+def concrete(command, rng):
+    """A command of a listed family (``choose``), drawn with ``rng`` (a ``random.Random``); any
+    other command as it is."""
+    body = command.get("identify")
+    if not body or "choose" not in body:
+        return command
+    choose = body["choose"]
+    targets = sorted(rng.sample(choose["from"], rng.randint(choose["min"], choose["max"])))
+    chosen = {"actor": body["actor"], "index": body["index"], "targets": targets}
+    if "names_from" in body:
+        chosen["names"] = [rng.choice(body["names_from"])]
+    return {"identify": chosen}
 
 
 def _targets(state):
@@ -59,12 +90,8 @@ def _night(state, s, name, targets):
     if wounds.advisor_rule_applies(state, s["country"]):
         return out
     for index, spec in enumerate(state["data"]["identifications"].get(name, [])):
-        if spec["kind"] == "招揽":
-            if s["identity"] == "君主":
-                out += [{"identify": {"actor": name, "index": index, "targets": [t], "names": [f]}}
-                        for t in targets for f in state["free"]]
-        else:
-            out += [{"identify": {"actor": name, "index": index, "targets": [t]}} for t in targets]
+        if spec["kind"] != "招揽" or s["identity"] == "君主":
+            out += _identifications(state, name, index, spec, targets)
     country = s["country"]
     if (s["identity"] == "军师" and s["rank"] == "主" and not state["countries"][country]["reassign_used"]):
         for killer in state["initial_killers"].get(country, []):
@@ -73,6 +100,21 @@ def _night(state, s, name, targets):
     if country is None and state["night"] >= 2:
         out += [{"request": {"actor": name, "country": c}} for c in roster.COUNTRIES
                 if not state["countries"][c]["destroyed"] and wounds.has_advisor(state, c)]
+    return out
+
+
+def _identifications(state, name, index, spec, targets):
+    recruit = spec["kind"] == "招揽"
+    most = min(spec["count"], len(targets))
+    names = [[f] for f in state["free"]] if recruit else [None]
+    if sum(comb(len(targets), r) for r in range(1, most + 1)) * len(names) > LISTED_MAX:
+        family = {"actor": name, "index": index, "choose": {"from": list(targets), "min": 1, "max": most}}
+        return [{"identify": dict(family, names_from=list(state["free"])) if recruit else family}]
+    out = []
+    for r in range(1, most + 1):
+        for chosen in combinations(targets, r):
+            base = {"actor": name, "index": index, "targets": list(chosen)}
+            out += [{"identify": dict(base, names=n) if n else base} for n in names]
     return out
 
 

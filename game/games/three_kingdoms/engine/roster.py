@@ -46,6 +46,8 @@ SEED_IDENTIFICATIONS = {
     "典韦": [{"kind": "评价", "count": 1, "evaluation": "猛将"}],
 }
 RECRUIT = {"kind": "招揽", "count": 1}
+# Ruling 43: the text spells one skill two ways; the rulings' spelling is the skill.
+SKILL_ALIASES = {"料敌先机": "料敌机先"}
 SEED_SKILLS = [
     {"name": "急袭海昏", "owner": "张辽", "timing": "被动", "targets": 0, "effects": [{"leave": "trigger"}],
      "text": "指认出太史慈后令太史慈脱离游戏"},

@@ -6,8 +6,11 @@ from __future__ import annotations
 import math
 
 from ...engines.errors import IllegalCommand
-from . import actions, answers, decisions, flow, joining, roster, votes, wounds
-from .setup import apply_setup, default_data, lock
+from . import flow, roster
+from .day import joining, votes, wounds
+from .gm import answers, decisions, overrides
+from .night import actions
+from .gm.setup import apply_setup, default_data, lock
 from .state import GM, MODES, SERVER, copy, new_state, seats
 
 SEAT_COMMANDS = ("assassinate", "skill", "identify", "reassign", "request", "suicide", "cancel", "vote", "answer",
@@ -140,7 +143,7 @@ HANDLERS = {
     "setup": lambda st, ev, seat, body, at: apply_setup(st, ev, body),
     "lock": _lock,
     "resolve": lambda st, ev, seat, body, at: answers.resolve(st, ev, body),
-    "override": lambda st, ev, seat, body, at: decisions.override(st, ev, body),
+    "override": lambda st, ev, seat, body, at: overrides.override(st, ev, body),
     "advance": _advance,
     "alliance": _alliance,
     "announce": _announce,

@@ -4,9 +4,11 @@ replaces the parts it names and may be sent again until ``lock``, which starts n
 """
 from __future__ import annotations
 
-from ...engines.errors import IllegalCommand
-from . import decisions, knowledge, roster
-from .state import DEFAULT_DURATIONS, event, holder
+from ....engines.errors import IllegalCommand
+from . import decisions
+from .. import roster
+from ..views import knowledge
+from ..state import DEFAULT_DURATIONS, event, holder
 
 TIMINGS = ("立刻", "预结算前", "全局", "结算前", "结算时", "结算后", "被动", "白天受伤判定", "白天行动投票")
 NIGHT_TIMINGS = TIMINGS[:6]
@@ -74,13 +76,16 @@ def _check_skills(state, value):
         if "effects" in skill:
             # Checked now, so the automatic GM's default answer is always applicable.
             decisions.check_effects(state, skill["effects"], {p: 1 for p in decisions.PLACEHOLDERS})
-        if (skill["owner"], skill["name"]) in seen:
+        name = roster.SKILL_ALIASES.get(skill["name"], skill["name"])
+        if (skill["owner"], name) in seen:
             _refuse(f"{skill['name']}: given twice to {skill['owner']}")
-        seen.add((skill["owner"], skill["name"]))
+        seen.add((skill["owner"], name))
 
 
 def _check_identifications(state, value):
     names = known_names(state)
+    # The seed's own data names 在野 this game may not have drawn (甄姬's 袁方): such a name never hits.
+    listable = names | set(roster.FREE_POOL)
     for name, idents in value.items():
         if name not in names or type(idents) is not list:
             _refuse(f"identifications: unknown character {name!r}")
@@ -90,8 +95,10 @@ def _check_identifications(state, value):
             if type(ident.get("count")) is not int or not 1 <= ident["count"] <= 5:
                 _refuse(f"{name}: an identification names 1 to 5 IDs")
             listed = ident.get("names", [])
-            if type(listed) is not list or not all(type(n) is str for n in listed) or not set(listed) <= names:
+            if type(listed) is not list or not all(type(n) is str for n in listed) or not set(listed) <= listable:
                 _refuse(f"{name}: identification names unknown characters")
+            if type(ident.get("before", False)) is not bool or (ident.get("before") and not ident.get("passive")):
+                _refuse(f"{name}: before (结算前, ruling 58) marks an identification that triggers a passive")
 
 
 def _check_successors(state, value):
@@ -132,6 +139,8 @@ def apply_setup(state, events, body):
                 state["data"]["characters"][name].update(facts, inferred=False)
         elif part == "durations":
             state["data"]["durations"].update(value)
+        elif part == "skills":
+            state["data"]["skills"] = [dict(k, name=roster.SKILL_ALIASES.get(k["name"], k["name"])) for k in value]
         else:
             state["data"][part] = value
     events.append(event("setup", "gm", parts=sorted(body)))

@@ -7,16 +7,21 @@ and channels; never an ID it was not told, others' submissions, or secret ballot
 """
 from __future__ import annotations
 
-from ...engines import audiences
-from . import knowledge, roster
-from .decisions import public_form
-from .rules import awaiting
-from .state import GM, copy, holder
+from ....engines import audiences
+from ....engines.errors import IllegalCommand
+from . import knowledge
+from .. import roster
+from ..gm.decisions import public_form
+from ..rules import awaiting
+from ..state import GM, copy, holder
 
 EVERYTHING = (GM, "all")
 
 
 def check(state, audience):
+    if audience == "all" and state["phase"] != "over":
+        # "all" is the replay's audience after the end; during play only the GM sees everything.
+        raise IllegalCommand("not_over", "the all audience is for replays after the end; the game master views gm")
     if audience in EVERYTHING or audience == "spectator":
         return
     if isinstance(audience, bool) or type(audience) is not int or not 0 <= audience < len(state["seat_names"]):

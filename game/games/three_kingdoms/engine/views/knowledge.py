@@ -7,8 +7,8 @@ is added only for the human who controls it), so a view never derives a name fro
 """
 from __future__ import annotations
 
-from . import roster
-from .state import event, holder, in_play, slot
+from .. import roster
+from ..state import event, holder, in_play, slot
 
 
 def _pairs(state):

@@ -5,9 +5,13 @@ Unjoined 在野 in the modes where they are bots answer and act by the server's 
 """
 from __future__ import annotations
 
-from . import actions, decisions, knowledge, roster, wounds
-from .setup import NIGHT_TIMINGS
-from .state import event, holder, in_play, next_seq, rand_below, slot
+from . import wounds
+from .. import roster
+from ..gm import decisions
+from ..night import actions
+from ..views import knowledge
+from ..gm.setup import NIGHT_TIMINGS
+from ..state import event, holder, in_play, next_seq, rand_below, slot
 
 PRIORITY = {"联盟": 0, "招揽": 1, "投奔": 2}
 
@@ -157,7 +161,8 @@ def bot_draws(state, events):
                                  "named": [None] * len(targets), "seq": next_seq(state), "at": state["clock"],
                                  "bot": True}
         if subs:
-            events.append(event("bot_actions", "gm", id=s["id"], actions=subs))
+            # A copy: the close's legality may void one of them, which must not rewrite this event.
+            events.append(event("bot_actions", "gm", id=s["id"], actions={k: dict(v) for k, v in subs.items()}))
 
 
 def _bot_country(state, s):

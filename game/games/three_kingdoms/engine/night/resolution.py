@@ -6,8 +6,10 @@ identifications (read at the close, delivered in 夜晚反馈公告) and which s
 """
 from __future__ import annotations
 
-from . import actions, decisions, wounds
-from .state import GM, event, holder, in_play, rand_below, slot
+from . import actions, luck
+from ..day import wounds
+from ..gm import decisions
+from ..state import GM, event, holder, in_play, slot
 
 STAGE_TIMINGS = {"pre_settlement": "预结算前", "global": "全局", "during": "结算时", "after": "结算后"}
 # Ruling 12/28: the revision window after 预结算前 skills: 15 minutes, an hour with 料敌机先.
@@ -65,10 +67,10 @@ def _draw_zhao_yun(state, events, s, subs):
         narrowed = [i for i in pool if (i in calls) == choice["inside"]]
         pool = narrowed or pool
     if pool:
-        drawn = pool[rand_below(state, len(pool))]
+        # A random pick of whom to harm (ruling 30): 优判 is never drawn, 劣判 always.
+        (drawn,) = luck.pick(state, events, pool, 1, False, "残兵之首")
         entry["targets"], entry["named"], entry["drawn"] = [drawn], [None], True
         state.setdefault("zhao_yun_targets", []).append({"night": state["night"], "id": drawn})
-        events.append(event("roll", GM, kind="残兵之首", id=drawn))
 
 
 def double_kill_and_reassign(state, events):
@@ -142,15 +144,28 @@ def _timing(state, ident):
     return entry and entry.get("timing")
 
 
+# Ruling 58 (the rules' 结算前 ladder): passives triggered by an identification marked 结算前.
+PASSIVE_RANK = 9
+
+
+def _waiting_passives(state):
+    """The night's 结算前-marked passives not yet resolved whose identification still stands (an
+    earlier 结算前 outcome may have made the identifier's actions fail)."""
+    return [(ident, kind, use) for ident, kind, use in state["work"]["passives"]
+            if [ident, kind] not in state["work"]["done"] and "identify" in state["subs"].get(str(ident), {})]
+
+
 def before(state, events):
     """Step 5: the 结算前 uses one at a time, the server proposing the next: an actor no unresolved
-    结算前 use targets (零干扰), else the lowest rank, then 拼点."""
-    pending = uses(state, "结算前")
+    结算前 use targets (零干扰), else the lowest rank (passives of 结算前 identifications: 9), then 拼点."""
+    pending = sorted(uses(state, "结算前") + _waiting_passives(state), key=lambda u: u[2]["seq"])
     if not pending:
         return
     targeted = {t for _, _, e in pending for t in e["targets"]}
 
     def rank(use):
+        if "trigger" in use[2]:
+            return PASSIVE_RANK
         skill = actions.find_skill(state, holder(slot(state, use[0])), use[2]["skill"]) or {}
         return skill.get("rank", 8)
 
@@ -159,19 +174,13 @@ def before(state, events):
         chosen = free[0]
     else:
         lowest = min(rank(p) for p in pending)
-        chosen = contest(state, [u for u in pending if rank(u) == lowest], lambda use: use[0])
+        chosen = luck.contest(state, [u for u in pending if rank(u) == lowest], lambda use: use[0], events)
     order = [chosen] + [u for u in pending if u is not chosen]
-    _ask(state, events, chosen[0], chosen[1], chosen[2], "before",
-         {"proposed_order": [[u[0], u[2]["skill"]] for u in order], "zero_interference": bool(free)})
+    extra = {"proposed_order": [[u[0], u[2]["skill"]] for u in order], "zero_interference": bool(free)}
+    if "trigger" in chosen[2]:
+        extra.update(trigger=chosen[2]["trigger"], passive=True)
+    _ask(state, events, chosen[0], chosen[1], chosen[2], "before", extra)
     state["steps"].insert(0, "before")
-
-
-def contest(state, entrants, ident_of):
-    """拼点 (ruling 30): 优判 beats the rest, 劣判 loses to them, else a uniform draw."""
-    luck = [slot(state, ident_of(e)).get("luck") for e in entrants]
-    best = ([e for e, lk in zip(entrants, luck) if lk == "优"] or [e for e, lk in zip(entrants, luck) if lk != "劣"]
-            or list(entrants))
-    return best[0] if len(best) == 1 else best[rand_below(state, len(best))]
 
 
 def assassinations(state, events):
@@ -188,36 +197,52 @@ def assassinations(state, events):
             if target["identity"] == "君主":
                 events.append(event("no_effect", GM, actor=killer["id"], target=target["id"], reason="own_monarch"))
                 continue
-            if rand_below(state, 2) == 0:
+            # Ruling 30: the 1/2 is the 刺杀's half failure (or the target's half defence), so the
+            # killer's 优判 or the target's 劣判 keeps the death, the reverse makes it a wound.
+            if not luck.chance(state, events, killer["id"], [1, 2], "同国刺杀", against=target["id"]):
                 level = "wound"
-            events.append(event("roll", GM, kind="同国刺杀", id=target["id"], outcome=level))
         state["work"]["damage"].append({"target": target["id"], "level": level, "source": killer["country"],
                                         "cause": "刺杀", "actor": killer["id"]})
 
 
 def defences(state, events):
-    """Stage 2: for a target with a passive or a 结算时 skill aimed at it, the server lists its damage
-    largest first and its possible defences in the rulings' order (本人主动 > 他人主动 > 本人被动;
-    others' passives are the GM's to add), and the GM confirms which damage is defended (⏸)."""
+    """Stage 2: for a damaged target that has a possible defence — its own passive, a 结算时 skill
+    aimed at it, another character's passive — the server lists its damage largest first and the
+    defences in the rulings' order (本人主动 > 他人主动 > 本人被动 > 他人被动, several owners in one
+    class ordered by 拼点), and the GM confirms which damage is defended (⏸)."""
     by_target = {}
     for index, hit in enumerate(state["work"]["damage"]):
         by_target.setdefault(hit["target"], []).append(index)
-    protectors = {t for key, subs in state["subs"].items() for e in subs.values()
-                  if e.get("timing") == "结算时" for t in e["targets"]}
+    passives = {s["id"]: [k["name"] for k in actions.skills_of(state, holder(s)) if k["timing"] == "被动"
+                          and (s["status"] != "outside" or k.get("outside"))]
+                for s in state["slots"] if in_play(s)}
     for target, indexes in by_target.items():
-        s = slot(state, target)
-        passives = [k["name"] for k in actions.skills_of(state, holder(s)) if k["timing"] == "被动"]
-        if not passives and target not in protectors:
-            continue
-        ordered = sorted(indexes, key=lambda i: state["work"]["damage"][i]["level"] != "death")
         active = [(int(k), e["skill"]) for k, subs in state["subs"].items() for e in subs.values()
                   if e.get("timing") == "结算时" and target in e["targets"]]
-        options = ([{"order": "本人主动", "id": i, "skill": n} for i, n in active if i == target]
-                   + [{"order": "他人主动", "id": i, "skill": n} for i, n in active if i != target]
-                   + [{"order": "本人被动", "id": target, "skill": n} for n in passives])
+        others = [(i, n) for i, names in passives.items() if i != target for n in names]
+        own = [(target, n) for n in passives.get(target, [])]
+        if not (active or own or others):
+            continue
+        classes = (("本人主动", [a for a in active if a[0] == target]), ("他人主动", [a for a in active if a[0] != target]),
+                   ("本人被动", own), ("他人被动", others))
+        options = [{"order": name, "id": i, "skill": n} for name, members in classes
+                   for i, n in _by_contest(state, events, members)]
+        s = slot(state, target)
+        ordered = sorted(indexes, key=lambda i: state["work"]["damage"][i]["level"] != "death")
         about = {"target": target, "character": holder(s),
                  "damage": [dict(state["work"]["damage"][i], index=i) for i in ordered], "defences": options}
         decisions.add(state, events, "defence", GM, about, ["defended"], [])
+
+
+def _by_contest(state, events, members):
+    """Defences of one class with several owners, in the order of successive 拼点 (ruling 28's last
+    tie-break; 优判 first, 劣判 last); one owner's skills keep the data's order."""
+    rest, out = list(members), []
+    while len({i for i, _ in rest}) > 1:
+        winner = luck.contest(state, sorted({i for i, _ in rest}), lambda i: i, events)
+        out += [m for m in rest if m[0] == winner]
+        rest = [m for m in rest if m[0] != winner]
+    return out + rest
 
 
 def apply_night(state, events):

@@ -3,10 +3,11 @@ same checks run again at the close (``night.legality``), where what fails is voi
 told why."""
 from __future__ import annotations
 
-from ...engines.errors import IllegalCommand
-from . import roster, wounds
-from .state import IMMEDIATE_CUTOFF, event, holder, in_play, next_seq, slot, slot_of
-from .setup import DAY_TIMINGS
+from ....engines.errors import IllegalCommand
+from .. import roster
+from ..day import wounds
+from ..state import IMMEDIATE_CUTOFF, event, holder, in_play, next_seq, slot, slot_of
+from ..gm.setup import DAY_TIMINGS
 
 NIGHT_KINDS = ("assassinate", "skill", "identify", "reassign", "request")
 
@@ -16,6 +17,7 @@ def skills_of(state, name):
 
 
 def find_skill(state, name, skill_name):
+    skill_name = roster.SKILL_ALIASES.get(skill_name, skill_name) if type(skill_name) is str else skill_name
     for skill in skills_of(state, name):
         if skill["name"] == skill_name:
             return skill

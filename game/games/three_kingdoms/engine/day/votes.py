@@ -7,9 +7,12 @@ order (ruling 53), so it is decided at the count, when the order is final.
 """
 from __future__ import annotations
 
-from ...engines.errors import IllegalCommand
-from . import actions, decisions, knowledge, wounds
-from .state import GM, event, holder, next_seq, slot
+from ....engines.errors import IllegalCommand
+from . import wounds
+from ..gm import decisions
+from ..night import actions
+from ..views import knowledge
+from ..state import GM, event, holder, next_seq, slot
 
 SECRET_VOTES = 3
 THRESHOLD_VOTES = 3
@@ -44,13 +47,21 @@ def submit(state, events, seat, body, at):
             raise IllegalCommand("public_vote", "from this vote on every ballot is a plain vote")
         ballot["follow"] = follow
     ballot["seq"] = next_seq(state)
-    state["ballots"] = [b for b in state["ballots"] if b["voter"] != s["id"]] + [ballot]
     events.append(event("submitted", [seat], character=holder(s), action="vote",
                         detail={k: ballot[k] for k in ("target", "follow", "scatter")}))
+    cast(state, events, ballot)
+
+
+def cast(state, events, ballot, voter=None):
+    """The voter's ballot replaces any earlier one (``ballot`` None: withdrawn); from vote 4 (群英荟萃局:
+    vote 1) it is public at once (ruling 33)."""
+    voter = ballot["voter"] if ballot else voter
+    state["ballots"] = [b for b in state["ballots"] if b["voter"] != voter] + ([ballot] if ballot else [])
     if not secret(state):
         public = state["public_ballots"].setdefault(str(state["night"]), [])
-        public[:] = [b for b in public if b["voter"] != s["id"]] + [{"voter": s["id"], "target": ballot["target"]}]
-        events.append(event("ballot", vote=state["night"], voter=s["id"], target=ballot["target"]))
+        public[:] = [b for b in public if b["voter"] != voter] + (
+            [{"voter": voter, "target": ballot["target"]}] if ballot else [])
+        events.append(event("ballot", vote=state["night"], voter=voter, target=ballot and ballot["target"]))
 
 
 def _valid(state, ballot, group_calls):

@@ -3,12 +3,12 @@
 同国: per submitted ID holding a listed character, nights 1–3 "指认到X" (the relation recorded, the
 ID hidden until the reveal), from night 4 "A是X"; mutual only where the data says. 非同国: a hit is
 mutual and shows the ID. 不反馈: nothing to the identifier, a hit asks the GM about the passive it
-triggers. 评价: "A是猛将" / "A不是猛将". 招揽: a hit on an unjoined 在野 becomes an offer.
+triggers (at once, or in the 结算前 order when the data marks it 结算前, ruling 58). 评价: "A是猛将" / "A不是猛将". 招揽: a hit on an unjoined 在野 becomes an offer.
 """
 from __future__ import annotations
 
-from . import decisions
-from .state import GM, holder, slot
+from ..gm import decisions
+from ..state import GM, holder, slot
 
 HIDDEN_NIGHTS = 3
 
@@ -53,12 +53,7 @@ def _one(state, events, work, actor, spec, ident, entry):
     hit = name in spec.get("names", [])
     if kind == "不反馈":
         if hit and spec.get("passive"):
-            skill = next((s for s in state["data"]["skills"]
-                          if s["owner"] == holder(actor) and s["name"] == spec["passive"]), {})
-            decisions.add(state, events, "skill", GM,
-                          {"stage": "passive", "actor": actor["id"], "character": holder(actor),
-                           "skill": spec["passive"], "targets": [ident], "text": skill.get("text", ""),
-                           "trigger": ident}, ["effects"], skill.get("effects", []))
+            _trigger(state, events, work, actor, spec, ident, entry)
         return None
     if not hit:
         if not (hidden and kind == "同国"):
@@ -75,6 +70,21 @@ def _one(state, events, work, actor, spec, ident, entry):
         work["recognitions"].append([actor["id"], ident, mutual])
         work["feedback"].append([actor["id"], _result(ident, name)])
     return name
+
+
+def _trigger(state, events, work, actor, spec, ident, entry):
+    """Ruling 58: a passive fires when its identification hits; one whose identification the data
+    marks 结算前 (change note 3) waits for its turn in the 结算前 order instead, at rank 9."""
+    if spec.get("before"):
+        use = {"skill": spec["passive"], "targets": [ident], "trigger": ident, "seq": entry["seq"]}
+        work["passives"].append([actor["id"], f"passive:{spec['passive']}", use])
+        return
+    skill = next((s for s in state["data"]["skills"] if s["owner"] == holder(actor) and s["name"] == spec["passive"]),
+                 {})
+    decisions.add(state, events, "skill", GM,
+                  {"stage": "passive", "actor": actor["id"], "character": holder(actor), "skill": spec["passive"],
+                   "targets": [ident], "text": skill.get("text", ""), "trigger": ident}, ["effects"],
+                  skill.get("effects", []))
 
 
 def _result(ident, name):

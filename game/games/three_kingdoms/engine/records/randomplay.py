@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import random
 
-from ...engines.errors import IllegalCommand
-from .decisions import default_answer
-from .legal import legal_commands
+from ....engines.errors import IllegalCommand
+from ..gm.decisions import default_answer
+from ..legal import concrete, legal_commands
 from .record import make_record
-from .rules import apply, new_match
-from .state import GM, SERVER, seats
+from ..rules import apply, new_match
+from ..state import GM, SERVER, seats
 
 # A game that has not ended by this night is declared a draw by the automatic GM (ruling 41:
 # "由天庭判定游戏为和局"), so random play always ends.
@@ -22,10 +22,14 @@ STALEMATE_NIGHT = 40
 # Rare on purpose: drawn like the other kinds, they would end most random games at once.
 RARE = {"peace": 0.01, "suicide": 0.03}
 # GM data for random games: the seed's successor hints (ruling 37) and one skill of each class
-# whose default effects exercise the engine's paths (damage queued in 结算时, heals by day).
+# whose default effects exercise the engine's paths (damage queued in 结算时 after a server
+# judgement, heals by day, a random pick), and 张辽's passive in the 结算前 order on odd seeds.
 SUCCESSORS = {"徐庶": ["诸葛亮"], "荀彧": ["荀攸"], "郭嘉": ["刘晔"], "赵云": ["魏延"]}
-DEFAULT_EFFECTS = {"结算时": [{"wound": "target"}], "白天受伤判定": [{"heal": "target"}],
-                   "结算后": [{"feedback": "actor", "text": "技能已结算"}]}
+DEFAULT_EFFECTS = {"结算时": [{"chance": {"for": "actor", "against": "target", "odds": [1, 2],
+                                        "then": [{"kill": "target"}], "else": [{"wound": "target"}]}}],
+                   "白天受伤判定": [{"heal": "target"}],
+                   "结算后": [{"pick": {"among": ["actor", "target"], "good": True,
+                                       "then": [{"feedback": "picked", "text": "技能已结算"}]}}]}
 
 
 def random_setup(state, rng):
@@ -36,7 +40,9 @@ def random_setup(state, rng):
                                     "白天行动投票")):
         skills.append({"name": f"技{index}", "owner": rng.choice(owners), "timing": timing, "targets": 1,
                        "rank": rng.randint(1, 11), "text": "", "effects": DEFAULT_EFFECTS.get(timing, [])})
-    return {"setup": {"skills": skills, "successors": SUCCESSORS}}
+    identifications = {name: [dict(i, before=rng.random() < 0.5) if i.get("passive") else i for i in specs]
+                       for name, specs in state["data"]["identifications"].items()}
+    return {"setup": {"skills": skills, "successors": SUCCESSORS, "identifications": identifications}}
 
 
 class Player:
@@ -80,6 +86,7 @@ class Player:
         while self.queue:
             seat = self.queue.pop()
             command = self.choose(legal_commands(state, seat))
+            command = command and concrete(command, self.rng)
             if command:
                 try:
                     return seat, self.send(seat, {"at": state["clock"], **command})

@@ -4,10 +4,10 @@ seat, the GM's and the server's included, so a record replays to the same game e
 """
 from __future__ import annotations
 
-from ...engines.errors import IllegalCommand
-from ...engines.records import RecordError, read_object
-from . import rules
-from .state import GM, MODES, SERVER
+from ....engines.errors import IllegalCommand
+from ....engines.records import RecordError, read_object
+from .. import rules
+from ..state import GM, MODES, SERVER
 
 FORMAT = "three-kingdoms-record/1"
 _TOP_KEYS = {"format", "seed", "mode", "characters", "commands"}

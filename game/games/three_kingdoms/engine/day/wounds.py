@@ -6,8 +6,10 @@ country, recognition); with none left the ID leaves for good.
 """
 from __future__ import annotations
 
-from . import knowledge, roster
-from .state import PHASES, country_slots, event, holder, in_play, phase_key, rand_below
+from .. import roster
+from ..night import luck
+from ..views import knowledge
+from ..state import PHASES, country_slots, event, holder, in_play, phase_key, rand_below
 
 # Ruling 35: 伤判 1 heals 3/10, kills 3/10, else the wound stays; 伤判 2: 1/2 each.
 FIRST_ROLL = (3, 3, 10)
@@ -170,15 +172,10 @@ def wound_rolls(state, events):
         w = s["wound"]
         if not in_play(s) or w is None or w["day"] != state["night"]:
             continue
-        if s.get("luck"):
-            # Ruling 30: 优判 heals, 劣判 kills, no draw.
-            outcome = "healed" if s["luck"] == "优" else "died"
-        elif w["roll"] == 1:
-            r = rand_below(state, 10)
-            outcome = "healed" if r < FIRST_ROLL[0] else "died" if r < FIRST_ROLL[0] + FIRST_ROLL[1] else "stays"
-        else:
-            outcome = "healed" if rand_below(state, 2) == 0 else "died"
-        events.append(event("roll", "gm", kind="伤判", id=s["id"], roll=w["roll"], outcome=outcome))
+        outcome = luck.fixed(state, "伤判", s["id"], fits=lambda out: w["roll"] == 1 or out != "stays")
+        by_gm = outcome is not luck.NOT_FIXED
+        outcome = outcome if by_gm else _judge(state, s, w)
+        events.append(event("roll", "gm", kind="伤判", id=s["id"], roll=w["roll"], outcome=outcome, fixed_by_gm=by_gm))
         if outcome == "healed":
             heal(state, events, s["id"])
         elif outcome == "died":
@@ -187,6 +184,16 @@ def wound_rolls(state, events):
             s["wound"] = {"day": state["night"] + 1, "roll": 2}
         outcomes.append({"id": s["id"], "outcome": outcome})
     events.append(event("wound_judgement", outcomes=outcomes))
+
+
+def _judge(state, s, w):
+    if s.get("luck"):
+        # Ruling 30: 优判 heals, 劣判 kills, no draw.
+        return "healed" if s["luck"] == "优" else "died"
+    if w["roll"] == 1:
+        r = rand_below(state, 10)
+        return "healed" if r < FIRST_ROLL[0] else "died" if r < FIRST_ROLL[0] + FIRST_ROLL[1] else "stays"
+    return "healed" if rand_below(state, 2) == 0 else "died"
 
 
 def alive(state, country):

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 
-from ...engines.errors import IllegalCommand
-from . import decisions, joining, roster, wounds
-from .state import GM, event, holder, in_play, slot, slot_of
+from ....engines.errors import IllegalCommand
+from . import decisions
+from .. import roster
+from ..day import joining, wounds
+from ..state import GM, event, holder, in_play, slot, slot_of
 
 # Ruling 26: the server flags what looks like an ID inside a 遗言's text for the GM.
 ID_LIKE = re.compile(r"\d+")

@@ -7,14 +7,19 @@ on. Pending GM decisions hold the phase's close.
 """
 from __future__ import annotations
 
-from ...engines.errors import IllegalCommand
-from . import knowledge, roster, wounds
-from .state import GM, IN_PLAY, PHASES, event, holder, slot
+from ....engines.errors import IllegalCommand
+from .. import roster
+from ..day import wounds
+from ..night import luck
+from ..views import knowledge
+from ..state import GM, IN_PLAY, PHASES, event, holder, slot
 
 ID_EFFECTS = ("wound", "kill", "leave", "heal", "outside", "back", "fail", "revive")
 PLACEHOLDERS = ("trigger", "actor", "target")
 # Ruling 30: 优判 always wins a 拼点 and heals at 伤判, 劣判 the reverse; None clears it.
 LUCK = ("优", "劣", None)
+# Server judgements inside effects ("chance", "pick") nest their outcomes' effects this deep at most.
+MAX_NESTING = 3
 
 
 def add(state, events, kind, to, about, options, default, internal=None):
@@ -64,17 +69,17 @@ def log(state, kind, reason=None, **detail):
 
 
 def _id(state, value, context):
-    if value in PLACEHOLDERS and context and value in context:
+    if type(value) is str and context and value in context:
         value = context[value]
     if type(value) is not int or not 1 <= value <= len(state["slots"]):
         raise IllegalCommand("bad_effect", f"{value!r} is not an ID")
     return value
 
 
-def check_effects(state, effects, context=None):
+def check_effects(state, effects, context=None, depth=0):
     """The effects, placeholders replaced, each checked for shape; raises before anything changes."""
-    if type(effects) is not list:
-        raise IllegalCommand("bad_effect", "effects must be a list")
+    if type(effects) is not list or depth > MAX_NESTING:
+        raise IllegalCommand("bad_effect", f"effects must be a list, nested {MAX_NESTING} deep at most")
     out = []
     for effect in effects:
         if type(effect) is not dict or len(set(effect) - {"mutual", "text"}) != 1:
@@ -101,9 +106,51 @@ def check_effects(state, effects, context=None):
             if value not in allowed:
                 raise IllegalCommand("bad_effect", f"{kind} takes [ID, one of {', '.join(map(str, allowed))}]")
             out.append({kind: [_id(state, ident, context), value]})
+        elif kind in JUDGEMENTS:
+            out.append({kind: JUDGEMENTS[kind](state, effect[kind], context or {}, depth)})
         else:
             raise IllegalCommand("bad_effect", f"unknown effect {kind!r}")
     return out
+
+
+def _label(body):
+    label = body.get("label", "判定")
+    if type(label) is not str or not 0 < len(label) <= 40:
+        raise IllegalCommand("bad_effect", "a judgement's label is a short text")
+    return label
+
+
+def _check_chance(state, body, context, depth):
+    """Ruling 30/55: ``{"for": ID, "against"?: ID, "odds": [k, n], "label"?, "then": [...], "else": [...]}``,
+    drawn by the server when applied, favourable to ``for`` with probability k/n."""
+    odds = body.get("odds") if type(body) is dict else None
+    if (type(odds) is not list or len(odds) != 2 or not all(type(o) is int for o in odds)
+            or not 0 <= odds[0] <= odds[1] or not 1 <= odds[1] <= 1000):
+        raise IllegalCommand("bad_effect", "chance takes odds [k, n] with 0 <= k <= n, n from 1 to 1000")
+    against = body.get("against")
+    return {"for": _id(state, body.get("for"), context), "odds": odds, "label": _label(body),
+            "against": None if against is None else _id(state, against, context),
+            "then": check_effects(state, body.get("then", []), context, depth + 1),
+            "else": check_effects(state, body.get("else", []), context, depth + 1)}
+
+
+def _check_pick(state, body, context, depth):
+    """Ruling 30: ``{"among": [IDs], "count": n, "good": bool, "label"?, "then": [...]}``, the server
+    picking n of them; ``then`` applies to each one picked, named by the placeholder ``"picked"``."""
+    among = body.get("among") if type(body) is dict else None
+    if type(among) is not list or not among:
+        raise IllegalCommand("bad_effect", "pick takes among: a list of IDs")
+    # Placeholders may name one ID twice (a skill aimed at its own user): it is one candidate.
+    among = list(dict.fromkeys(_id(state, i, context) for i in among))
+    count, good = body.get("count", 1), body.get("good")
+    if type(count) is not int or not 1 <= count <= len(among) or type(good) is not bool:
+        raise IllegalCommand("bad_effect", "pick takes IDs, a count up to their number and good: true or false")
+    return {"among": among, "count": count, "good": good, "label": _label(body),
+            "then": {str(i): check_effects(state, body.get("then", []), dict(context, picked=i), depth + 1)
+                     for i in among}}
+
+
+JUDGEMENTS = {"chance": _check_chance, "pick": _check_pick}
 
 
 def apply_effects(state, events, effects, queue=None, source=None, cause=None):
@@ -142,6 +189,12 @@ def apply_effects(state, events, effects, queue=None, source=None, cause=None):
             slot(state, value[0])["identity"] = value[1]
         elif kind == "luck":
             slot(state, value[0])["luck"] = value[1]
+        elif kind == "chance":
+            won = luck.chance(state, events, value["for"], value["odds"], value["label"], value["against"])
+            apply_effects(state, events, value["then" if won else "else"], queue, source, cause)
+        elif kind == "pick":
+            for ident in luck.pick(state, events, value["among"], value["count"], value["good"], value["label"]):
+                apply_effects(state, events, value["then"][str(ident)], queue, source, cause)
 
 
 def tell(state, events, ident, text):
@@ -157,39 +210,3 @@ def check_durations(state, value):
     for phase, seconds in value.items():
         if phase not in PHASES or type(seconds) is not int or seconds <= 0:
             raise IllegalCommand("bad_setup", f"durations: {phase!r} needs a positive number of seconds")
-
-
-def override(state, events, body):
-    """Ruling 60: the GM changes anything, with a required reason; logged with before and after."""
-    reason = body.get("reason")
-    if type(reason) is not str or not reason.strip():
-        raise IllegalCommand("reason_required", "an override needs a reason")
-    if set(body) - {"reason", "effects", "deadline", "drop", "durations"}:
-        raise IllegalCommand("bad_override", "an override takes effects, deadline, drop or durations")
-    durations = body.get("durations")
-    if durations is not None:
-        if type(durations) is not dict:
-            raise IllegalCommand("bad_override", "durations maps phases to seconds")
-        check_durations(state, durations)
-    effects = check_effects(state, body.get("effects", []))
-    deadline = body.get("deadline")
-    if deadline is not None and type(deadline) not in (int, float):
-        raise IllegalCommand("bad_override", "deadline is a number")
-    if "drop" in body:
-        take(state, body["drop"], next((d["for"] for d in state["pending"] if d["key"] == body["drop"]), GM))
-    before = [dict(s) for s in state["slots"]]
-    apply_effects(state, events, effects)
-    if effects:
-        # An override's result applies at once (ruling 60), the end checks included.
-        wounds.end_check(state, events)
-    if durations:
-        # Ruling 12: the GM changes phase durations during play too, logged; they apply from the
-        # next phase opened (the running one's end moves only with ``deadline``).
-        state["data"]["durations"].update(durations)
-    if deadline is not None:
-        state["deadline"] = deadline
-        events.append(event("deadline", phase=state["phase"], deadline=deadline))
-    changed = [{"before": b, "after": dict(a)} for b, a in zip(before, state["slots"]) if b != a]
-    log(state, "override", reason, effects=effects, deadline=deadline, drop=body.get("drop"), durations=durations,
-        changed=changed)
-    events.append(event("override", GM, reason=reason))

@@ -1,7 +1,8 @@
 """Level "master": the expert's sampled worlds, searched deeper and for as long as its budget allows.
 
-Action: like the expert it samples complete states consistent with its own projection
-(``world.Knowledge``) and ranks the legal actions by their immediate value in the first one. It
+Action: like the expert it samples complete states consistent with its own projection, but
+weighted by how plausible each enemy team makes the opponent's picks and choices
+(``likelihood.WeightedKnowledge``), and ranks the legal actions by their immediate value in the first one. It
 then plays every shortlisted action in world after world, each followed by ``plies`` greedy turns
 of both sides (``lookahead``), and sums the evaluations (determinised, perfect-information Monte
 Carlo with rollouts). Every ``halve_every`` worlds the worse half of the shortlist is dropped
@@ -23,7 +24,7 @@ from .base import Bot
 from .budget import DEFAULT_SECONDS, Budget
 from .expert import REVEAL_VALUE
 from .lookahead import immediate_value, line_value
-from .world import Knowledge
+from .likelihood import TRUST, WeightedKnowledge
 
 MIN_GUESS = 0.15  # guesses less likely than this are never worth the 50 HP they risk
 MAX_GUESSES = 6
@@ -33,18 +34,19 @@ class MasterBot(Bot):
     name = "master"
 
     def __init__(self, seconds=DEFAULT_SECONDS, iterations=None, clock=None, beam=10, plies=4,
-                 halve_every=4, assert_samples=300):
+                 halve_every=4, assert_samples=200, trust=TRUST):
         options = {"seconds": seconds, "iterations": iterations}
         self.budget = Budget(**options, clock=clock) if clock else Budget(**options)
         self.beam = beam
         self.plies = plies
         self.halve_every = halve_every
         self.assert_samples = assert_samples
+        self.trust = trust
         self.searched = 0  # worlds searched in the last decision (a diagnostic, never read back)
 
     def assertion(self, player_view, projected_events, legal, player, rng):
         run = self.budget.start()
-        knowledge = Knowledge(player_view, projected_events, player)
+        knowledge = WeightedKnowledge(player_view, projected_events, player, trust=self.trust)
         marginals = knowledge.marginals(rng, self.assert_samples)
         targets = [
             target for target, seen in enumerate(player_view["teams"][1 - player])
@@ -99,7 +101,7 @@ class MasterBot(Bot):
         if len(legal) == 1:
             return legal[0]
         run = self.budget.start()
-        knowledge = Knowledge(player_view, projected_events, player)
+        knowledge = WeightedKnowledge(player_view, projected_events, player, trust=self.trust)
         return legal[self._search(run, knowledge, legal, [0.0] * len(legal), player, player_view["round"], rng)]
 
     def _search(self, run, knowledge, commands, bonus, player, round_number, rng):

@@ -5,7 +5,9 @@ import random
 import pytest
 
 from game.games.aquawar.bots import make_bot
+from game.games.aquawar.bots import master
 from game.games.aquawar.bots.budget import Budget
+from game.games.aquawar.bots.lookahead import line_value
 from game.games.aquawar.engine import SPECIES, apply, is_legal, legal_commands, new_match, project, view
 
 SMALL = {"iterations": 2, "beam": 4, "plies": 2}
@@ -52,11 +54,13 @@ def mid_round(seed=7, turns=6):
 
 
 class FakeClock:
-    """Time that moves ``step`` seconds at every reading; reading on long after the deadline (a
-    search that does not stop) fails the test instead of hanging it."""
+    """Time that moves ``step`` seconds at every reading and ``work`` seconds at every rollout the
+    search starts (recorded in ``rollouts``); reading on long after the deadline (a search that
+    does not stop) fails the test instead of hanging it."""
 
-    def __init__(self, step, limit):
-        self.now, self.step, self.limit, self.readings = 0.0, step, limit, []
+    def __init__(self, step, work, limit):
+        self.now, self.step, self.work, self.limit = 0.0, step, work, limit
+        self.readings, self.rollouts = [], []
 
     def __call__(self):
         self.now += self.step
@@ -64,9 +68,13 @@ class FakeClock:
         assert self.now < self.limit, "the search ran far past its budget"
         return self.now
 
+    def rollout(self):
+        self.rollouts.append(self.now)
+        self.now += self.work
+
 
 @pytest.mark.parametrize("phase", ["assert", "act"])
-def test_time_budget_is_respected_and_used(phase):
+def test_time_budget_is_respected_and_used(phase, monkeypatch):
     state, events = mid_round()
     player = state.to_move
     if phase == "act" and state.phase == "assert":
@@ -75,15 +83,21 @@ def test_time_budget_is_respected_and_used(phase):
     arguments = (view(state, player), project(events, player), legal_commands(state, player), player)
     searched = {}
     for seconds in (0.05, 0.5):
-        clock = FakeClock(step=0.001, limit=seconds + 0.01)
+        clock = FakeClock(step=0.001, work=0.0065, limit=seconds + 0.05)
+
+        def timed_line(*args, clock=clock):
+            clock.rollout()
+            return line_value(*args)
+
+        monkeypatch.setattr(master, "line_value", timed_line)
         bot = make_bot("master", seconds=seconds, clock=clock, beam=4, plies=1)
         command = bot.choose(*arguments, random.Random(1))
         assert command in arguments[2]
-        start = clock.readings[0]
-        # The clock is read between rollouts: after the first reading past the deadline nothing
-        # more is searched.
-        late = [t for t in clock.readings if t >= start + seconds]
-        assert len(late) == 1, late
+        deadline = clock.readings[0] + seconds
+        # No rollout starts once the budget is spent, even inside a world's batch of rollouts ...
+        assert clock.rollouts and max(clock.rollouts) < deadline
+        # ... and the clock is read only once past the deadline: then the search stops.
+        assert len([t for t in clock.readings if t >= deadline]) == 1
         searched[seconds] = bot.searched
     # Ten times the time buys more worlds: the budget is spent, not ignored.
     assert 1 <= searched[0.05] < searched[0.5]

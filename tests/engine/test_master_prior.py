@@ -1,8 +1,11 @@
-"""The master's opponent model: worlds weighted by the picks and plays the prior finds likely, and
-the prior's making from counted matches."""
+"""The master's opponent model: worlds weighted by the picks and plays the prior finds likely, the
+prior's making from counted matches, and what its own actions give away to the opponent."""
 import random
 from collections import Counter
 
+import pytest
+
+from game.games.aquawar.bots.exposure import exposure_costs
 from game.games.aquawar.bots.likelihood import PRIOR, WeightedKnowledge
 from game.games.aquawar.bots.training.prior import make_prior
 from game.games.aquawar.engine import SPECIES, apply, new_match, project, view
@@ -66,3 +69,20 @@ def test_the_committed_prior_covers_every_kind_and_round():
     assert sorted(PRIOR["picks"]) == ["1", "2", "3"]
     for shares in PRIOR["picks"].values():
         assert abs(sum(shares.values()) - 1) < 0.01
+
+
+def test_a_skill_that_names_its_category_gives_more_away_than_a_plain_attack():
+    state, events = new_match(3, first_mover=0), []
+    for player, team in ((0, ["great_white_shark", "sea_turtle", "octopus", "manta_ray"]), (1, TEAM)):
+        state, produced = apply(state, player, {"pick": team})
+        events += produced
+    state, produced = apply(state, 0, {"assert": None})
+    events += produced
+    seen_view, seen_events = view(state, 0), project(events, 0)
+    world = WeightedKnowledge(seen_view, seen_events, 0).world(random.Random(1))
+    attack = {"act": {"actor": 0, "kind": "attack", "enemy": 0}}
+    crit = {"act": {"actor": 0, "kind": "skill", "enemy": 0}}  # the lowest-HP crit: 4 kinds left
+    plain, skill = exposure_costs(world, 0, [attack, crit], seen_events, seen_view)
+    # Nothing known yet: each of our four fish could be any of 12, so 4 × 1/12 of 50 × 4 HP.
+    assert plain == pytest.approx(4 * 200 / 12)
+    assert skill > plain

@@ -23,6 +23,7 @@ from game.games.aquawar.engine.species import SPECIES
 from .base import Bot
 from .budget import DEFAULT_SECONDS, Budget
 from .expert import REVEAL_VALUE
+from .exposure import exposure_costs
 from .lookahead import immediate_value, line_value
 from .likelihood import TRUST, WeightedKnowledge
 
@@ -34,7 +35,7 @@ class MasterBot(Bot):
     name = "master"
 
     def __init__(self, seconds=DEFAULT_SECONDS, iterations=None, clock=None, beam=10, plies=4,
-                 halve_every=4, assert_samples=200, trust=TRUST):
+                 halve_every=4, assert_samples=200, trust=TRUST, hide=0.0):
         options = {"seconds": seconds, "iterations": iterations}
         self.budget = Budget(**options, clock=clock) if clock else Budget(**options)
         self.beam = beam
@@ -42,6 +43,7 @@ class MasterBot(Bot):
         self.halve_every = halve_every
         self.assert_samples = assert_samples
         self.trust = trust
+        self.hide = hide
         self.searched = 0  # worlds searched in the last decision (a diagnostic, never read back)
 
     def assertion(self, player_view, projected_events, legal, player, rng):
@@ -102,7 +104,11 @@ class MasterBot(Bot):
             return legal[0]
         run = self.budget.start()
         knowledge = WeightedKnowledge(player_view, projected_events, player, trust=self.trust)
-        return legal[self._search(run, knowledge, legal, [0.0] * len(legal), player, player_view["round"], rng)]
+        bonus = [0.0] * len(legal)
+        if self.hide:
+            costs = exposure_costs(knowledge.world(rng), player, legal, projected_events, player_view)
+            bonus = [-self.hide * cost for cost in costs]
+        return legal[self._search(run, knowledge, legal, bonus, player, player_view["round"], rng)]
 
     def _search(self, run, knowledge, commands, bonus, player, round_number, rng):
         """The index of the command of ``commands`` with the best summed rollout value."""

@@ -35,7 +35,7 @@ class MasterBot(Bot):
     name = "master"
 
     def __init__(self, seconds=DEFAULT_SECONDS, iterations=None, clock=None, beam=10, plies=4,
-                 halve_every=4, assert_samples=200, trust=TRUST, hide=0.0):
+                 halve_every=4, assert_samples=200, trust=TRUST, hide=1.0):
         options = {"seconds": seconds, "iterations": iterations}
         self.budget = Budget(**options, clock=clock) if clock else Budget(**options)
         self.beam = beam

@@ -6,7 +6,9 @@ weighted by how plausible each enemy team makes the opponent's picks and choices
 then plays every shortlisted action in world after world, each followed by ``plies`` greedy turns
 of both sides (``lookahead``), and sums the evaluations (determinised, perfect-information Monte
 Carlo with rollouts). Every ``halve_every`` worlds the worse half of the shortlist is dropped
-(successive halving), so the time goes to telling the best actions apart.
+(successive halving), so the time goes to telling the best actions apart. Each action also pays
+``hide`` times what it gives away: the HP the opponent's next assertion is expected to take once it
+has seen the action (``exposure``).
 
 Assertion: in each sampled world it plays out the three things an assertion can do (nothing, a
 failed guess: 50 HP off its own fish, a right guess on a given fish: 50 HP off every enemy and a

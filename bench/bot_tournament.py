@@ -1,7 +1,7 @@
 """Play bot levels against each other and report A's win rate and decision times.
 
     python bench/bot_tournament.py --a greedy --b random --matches 400 [--seed S] [--jobs 2]
-        [--expert-worlds N]
+        [--expert-worlds N] [--master-worlds N | --master-seconds S] [--master-plies P]
 
 Seats and the round-1 first mover alternate over the matches (A sits at 0 and 1 equally often, and
 each seat starts equally often). Each bot is handed only its own ``view``/``project`` of the true
@@ -28,17 +28,33 @@ from game.games.aquawar.engine import (  # noqa: E402
 )
 
 
-def bot_options(level, expert_worlds):
-    return {"worlds": expert_worlds} if level == "expert" and expert_worlds else {}
+def bot_options(level, budgets):
+    """The level's options from the command line's budgets (empty: the level's defaults)."""
+    expert_worlds, master_worlds, master_seconds, master_plies = budgets
+    if level == "expert":
+        return {"worlds": expert_worlds} if expert_worlds else {}
+    if level != "master":
+        return {}
+    options = {"iterations": master_worlds} if master_worlds else {}
+    if master_seconds:
+        options["seconds"] = master_seconds
+    if master_plies:
+        options["plies"] = master_plies
+    return options
+
+
+def percentile(samples, share):
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
 
 
 def play_match(task):
     """One match; returns (A won?, A's decision times, B's decision times, "A"/"B" if one of them
     lost by an illegal command else None)."""
-    index, level_a, level_b, seed, expert_worlds = task
+    index, level_a, level_b, seed, budgets = task
     seat_a = index % 2
     levels = {seat_a: level_a, 1 - seat_a: level_b}
-    bots = {p: make_bot(levels[p], **bot_options(levels[p], expert_worlds)) for p in (0, 1)}
+    bots = {p: make_bot(levels[p], **bot_options(levels[p], budgets)) for p in (0, 1)}
     rngs = {p: random.Random(f"{seed}:{index}:{p}") for p in (0, 1)}
     state = new_match(seed * 100003 + index, first_mover=(index // 2) % 2)
     events = []
@@ -63,10 +79,18 @@ def play_match(task):
     return state.winner == seat_a, times[seat_a], times[1 - seat_a], offender
 
 
+def budget_arguments(parser):
+    parser.add_argument("--expert-worlds", type=int, default=0, help="the expert's worlds per decision (0: default)")
+    parser.add_argument("--master-worlds", type=int, default=0,
+                        help="the master's worlds per decision: its reproducible iteration mode (0: time mode)")
+    parser.add_argument("--master-seconds", type=float, default=0.0, help="the master's seconds per decision (0: default)")
+    parser.add_argument("--master-plies", type=int, default=0, help="the master's rollout plies (0: default)")
+
+
 def main(argv=None):
-    args = arguments(__doc__, 400, argv, lambda parser: parser.add_argument(
-        "--expert-worlds", type=int, default=0, help="the expert's worlds per decision (0: default)"))
-    tasks = [(i, args.a, args.b, args.seed, args.expert_worlds) for i in range(args.matches)]
+    args = arguments(__doc__, 400, argv, budget_arguments)
+    budgets = (args.expert_worlds, args.master_worlds, args.master_seconds, args.master_plies)
+    tasks = [(i, args.a, args.b, args.seed, budgets) for i in range(args.matches)]
     results, elapsed = play_all(play_match, tasks, args.jobs)
 
     print(f"{args.a} vs {args.b}: {len(results)} matches, seed {args.seed}, {elapsed:.0f} s")
@@ -74,7 +98,8 @@ def main(argv=None):
     for label, level, column in (("A", args.a, 1), ("B", args.b, 2)):
         samples = [t for r in results for t in r[column]]
         mean = sum(samples) / len(samples) if samples else 0.0
-        print(f"  {label} {level}: {len(samples)} decisions, mean {mean * 1000:.1f} ms, max {max(samples, default=0) * 1000:.1f} ms")
+        print(f"  {label} {level}: {len(samples)} decisions, mean {mean * 1000:.1f} ms, "
+              f"p99 {percentile(samples, 0.99) * 1000:.1f} ms, max {max(samples, default=0) * 1000:.1f} ms")
     print_illegal(results)
 
 

@@ -11,7 +11,7 @@ from game.games.aquawar.bots import LEVELS, choose_command, make_bot
 from game.games.aquawar.engine import SPECIES, apply, legal_commands, new_match, project, view
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-FAST = {"random": {}, "greedy": {}, "expert": {"worlds": 2, "beam": 4}}
+FAST = {"random": {}, "greedy": {}, "expert": {"worlds": 2, "beam": 4}, "master": {"iterations": 2, "beam": 4, "plies": 2}}
 
 
 def assert_blind(player_view, seen_events, player, state):
@@ -89,7 +89,7 @@ def test_choose_command_is_deterministic_for_a_seed():
     events += produced
     args = (view(state, player), project(events, player), legal_commands(state, player), player)
     for level in LEVELS:
-        assert choose_command(level, *args, seed=9) == choose_command(level, *args, seed=9)
+        assert choose_command(level, *args, seed=9, **FAST[level]) == choose_command(level, *args, seed=9, **FAST[level])
 
 
 def test_unknown_level_is_refused():

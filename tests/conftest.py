@@ -12,6 +12,7 @@ from django.conf import settings as django_settings
 from django.test import override_settings
 
 from tests.accounts import PASSWORD, client_for
+from tests.bot_levels import FAST_LEVELS
 
 # Sockets reach the database from worker threads, and the browser tests' server is another process.
 # SQLite's in-memory test database is private to a process and answers concurrent writers with
@@ -157,8 +158,9 @@ def no_live_server_behind(request):
 def bots_think_in_the_test_process(settings):
     """The production setup (leg 2: REDIS_URL) sends bot work to ``run_bots`` workers, which most
     tests do not start: they play against bots that think in this process, as the embedded setup's
-    server does. tests/bots/test_workers.py starts real workers."""
+    server does (tests/bots/test_workers.py starts real workers), on small fixed budgets."""
     settings.BOT_WORKERS = "inline"
+    settings.BOT_LEVEL_OPTIONS = FAST_LEVELS
 
 
 @pytest.fixture(autouse=True)

@@ -17,10 +17,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture(autouse=True)
 def bot_settings(settings):
-    # As in tests/bots: room for a slow machine, a quick expert, no background sweeps.
+    # As in tests/bots: room for a slow machine, no background sweeps.
     settings.BOT_MOVE_SECONDS = 30
     settings.BOT_SWEEP_SECONDS = 0
-    settings.BOT_LEVEL_OPTIONS = {"expert": {"worlds": 2, "beam": 3, "time_cap": 0.5}}
 
 
 def position(match_id):

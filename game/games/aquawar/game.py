@@ -1,8 +1,10 @@
 """Aquawar behind the platform's interface (``game.games.base.Game``): its engine's rules, its bots,
 its records, and its web presentation."""
+from pathlib import Path
+
 from django.utils.translation import gettext_lazy as _
 
-from ..base import EngineGame, Record, RecordError
+from ..base import EngineGame, Record, RecordError, measured_level_ratings
 from . import bots, engine, source
 from .contest import official
 from .engine import randomplay
@@ -27,8 +29,10 @@ class Aquawar(EngineGame):
         "random": _("Random: any legal move"),
         "greedy": _("Greedy: the best move right now"),
         "expert": _("Expert: plans ahead"),
+        "master": _("Master: thinks a second or two a move"),
     }
     default_level = "greedy"
+    level_ratings = measured_level_ratings(Path(bots.__file__).parent)
     engine = engine
     records = records
     web = AquawarWeb()

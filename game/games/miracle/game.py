@@ -1,6 +1,5 @@
 """神迹之战 behind the platform's interface (``game.games.base.Game``): its engine's rules, its bots,
 its records, and its web presentation."""
-import inspect
 
 from django.utils.translation import gettext_lazy as _
 
@@ -75,11 +74,7 @@ class Miracle(EngineGame):
         return TURN_SECONDS
 
     def choose(self, level, view, events, legal, seat, rng, **options):
-        # ``BOT_LEVEL_OPTIONS`` is per level for every game: take only the options this game's bot of
-        # that level has (the expert's ``budget``, say), not another game's.
-        bot = bots.LEVELS[level]
-        accepted = inspect.signature(bot).parameters
-        return bot(**{k: v for k, v in options.items() if k in accepted}).choose(view, events, legal, seat, rng)
+        return bots.LEVELS[level](**options).choose(view, events, legal, seat, rng)
 
     def read_record(self, data):
         try:

@@ -10,6 +10,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from game.models import Match
+from tests.bot_levels import FAST_LEVELS
 from tests.bots.helpers import BotSocket, token_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -29,7 +30,7 @@ def bot_settings(settings):
     # Room for a busy test machine; the expert on a small budget (it is tested for playing, not strength).
     settings.BOT_MOVE_SECONDS = 30
     settings.BOT_SWEEP_SECONDS = 0
-    settings.BOT_LEVEL_OPTIONS = {"expert": {"budget": 300}}
+    settings.BOT_LEVEL_OPTIONS = {**FAST_LEVELS, "miracle": {**FAST_LEVELS["miracle"], "expert": {"budget": 300}}}
 
 
 class Wire:

@@ -27,6 +27,7 @@ class Miracle(EngineGame):
         "random": _("Random: any legal move"),
         "greedy": _("Greedy: the best move right now"),
         "expert": _("Expert: plans ahead"),
+        "master": _("Master: searches whole turns"),
     }
     default_level = "greedy"
     engine = engine

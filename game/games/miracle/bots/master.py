@@ -33,11 +33,12 @@ from .expert import ANSWER_CAP, finish_turn
 from .greedy import END_TURN, best_of, ranked
 from .world import state_from_view
 
-# The contest gives a program 3 s of wall clock for a whole turn (``game.TURN_SECONDS``); half of it
-# leaves room for a busy machine and the runner's own work around a decision.
-TURN_SECONDS = 1.5
+# The contest gives a program 3 s of wall clock for a whole turn (``game.TURN_SECONDS``); a second of
+# it is left for a busy machine and the runner's own work around a decision.
+TURN_SECONDS = 2.0
 FIRST_SHARE = 0.75
-WIDTH = 6
+# The first sweep's width: what the fixed-work benchmark plays (docs/bots.md).
+WIDTH = 4
 # Time mode widens its sweeps WIDTH, 2·WIDTH, … up to this (no position has more commands worth it).
 MAX_WIDTH = 256
 PLAN_CACHE = 512

@@ -3,6 +3,9 @@ CPU time each side spent per whole turn (CPU time of the worker process, which o
 shared machine disturbs far less than wall clock).
 
     .venv/bin/python bench/miracle_tournament.py --a greedy --b random --matches 200 [--seed S] [--jobs 2]
+    .venv/bin/python bench/miracle_tournament.py --a master:width=6,turn_seconds=None --b expert
+
+A level may carry its bot's options after a colon (numbers, or None), as ``BOT_LEVEL_OPTIONS`` does.
 
 Seats alternate over the matches (A is player 0 in even matches, player 1 in odd ones), and the
 first mover, drawn from each match's seed, falls to either seat. Each bot is handed only its own
@@ -22,13 +25,23 @@ from game.games.miracle.engine import (IllegalCommand, apply, legal_commands, ne
                                        resign, to_move, view)
 
 
+def level_bot(spec):
+    """The bot of ``"level"`` or ``"level:option=value,…"``."""
+    level, _, options = spec.partition(":")
+    parsed = {}
+    for option in filter(None, options.split(",")):
+        name, _, value = option.partition("=")
+        parsed[name] = None if value == "None" else float(value) if "." in value else int(value)
+    return make_bot(level, **parsed)
+
+
 def play_match(task):
     """One match; returns (A won?, A's seconds per whole turn, B's, "A"/"B" if one lost by an
     illegal command else None, turns played)."""
     index, level_a, level_b, seed = task
     seat_a = index % 2
     levels = {seat_a: level_a, 1 - seat_a: level_b}
-    bots = {p: make_bot(levels[p]) for p in (0, 1)}
+    bots = {p: level_bot(levels[p]) for p in (0, 1)}
     rngs = {p: random.Random(f"{seed}:{index}:{p}") for p in (0, 1)}
     state = new_match(seed * 100003 + index)
     events = []

@@ -6,5 +6,7 @@ FAST_LEVELS = {
         "expert": {"worlds": 2, "beam": 3, "time_cap": 0.5},
         "master": {"iterations": 2, "beam": 4, "plies": 2},
     },
-    "miracle": {},
+    "miracle": {
+        "master": {"width": 2, "answer_cap": 300, "turn_seconds": None},
+    },
 }

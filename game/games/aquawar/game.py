@@ -29,7 +29,7 @@ class Aquawar(EngineGame):
         "random": _("Random: any legal move"),
         "greedy": _("Greedy: the best move right now"),
         "expert": _("Expert: plans ahead"),
-        "master": _("Master: thinks a second or two a move"),
+        "master": _("Master: searches a second or two before it moves"),
     }
     default_level = "greedy"
     level_ratings = measured_level_ratings(Path(bots.__file__).parent)

@@ -1,9 +1,11 @@
 """神迹之战 behind the platform's interface (``game.games.base.Game``): its engine's rules, its bots,
 its records, and its web presentation."""
 
+from pathlib import Path
+
 from django.utils.translation import gettext_lazy as _
 
-from ..base import EngineGame, Record, RecordError
+from ..base import EngineGame, Record, RecordError, measured_level_ratings
 from . import bots, engine
 from .engine import record as records
 from .web import MiracleWeb
@@ -29,8 +31,10 @@ class Miracle(EngineGame):
         "random": _("Random: any legal move"),
         "greedy": _("Greedy: the best move right now"),
         "expert": _("Expert: plans ahead"),
+        "master": _("Master: searches a second or two before it moves"),
     }
     default_level = "greedy"
+    level_ratings = measured_level_ratings(Path(bots.__file__).parent)
     engine = engine
     records = records
     web = MiracleWeb()

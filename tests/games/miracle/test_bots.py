@@ -13,6 +13,9 @@ from game.games.miracle.engine import legal_commands, view
 from game.games.miracle.engine.randomplay import play_random_match
 from game.games.miracle.engine.record import replay
 
+# The master on a small fixed budget: these tests are about playing legally, not strength.
+OPTIONS = {"master": {"width": 2, "answer_cap": 300, "turn_seconds": None}}
+
 
 def test_a_bot_rebuilds_the_exact_state_from_its_view():
     state, _ = replay(play_random_match(5))
@@ -26,7 +29,7 @@ def test_a_bot_rebuilds_the_exact_state_from_its_view():
 
 @pytest.mark.parametrize("level", sorted(LEVELS))
 def test_every_level_plays_a_whole_match_of_legal_commands(level):
-    record, state = play_bots(7, [make_bot(level), make_bot("random")])
+    record, state = play_bots(7, [make_bot(level, **OPTIONS.get(level, {})), make_bot("random")])
     assert state.phase == "over"
     replayed, _ = replay(record)  # replay refuses any illegal command
     assert replayed.winner == state.winner
@@ -64,5 +67,6 @@ def test_a_bot_answers_with_one_of_the_legal_commands():
     player = state.current
     legal = legal_commands(state, player)
     for level in LEVELS:
-        command = make_bot(level).choose(view(state, player), [], legal, player, random.Random(1))
+        command = make_bot(level, **OPTIONS.get(level, {})).choose(view(state, player), [], legal, player,
+                                                                    random.Random(1))
         assert command in legal

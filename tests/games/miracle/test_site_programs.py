@@ -30,7 +30,9 @@ def bot_settings(settings):
     # Room for a busy test machine; the expert on a small budget (it is tested for playing, not strength).
     settings.BOT_MOVE_SECONDS = 30
     settings.BOT_SWEEP_SECONDS = 0
-    settings.BOT_LEVEL_OPTIONS = {**FAST_LEVELS, "miracle": {**FAST_LEVELS["miracle"], "expert": {"budget": 300}}}
+    settings.BOT_LEVEL_OPTIONS = {
+        **FAST_LEVELS, "miracle": {**FAST_LEVELS["miracle"], "expert": {"budget": 300}},
+    }
 
 
 class Wire:
@@ -55,7 +57,7 @@ class Wire:
         return await self.recv()
 
 
-@pytest.mark.parametrize("level", ["random", "greedy", "expert"])
+@pytest.mark.parametrize("level", ["random", "greedy", "expert", "master"])
 async def test_the_sample_program_plays_a_whole_match_against_a_built_in_level(host, level):
     example = load_example()
     socket = BotSocket(await token_for(host))

@@ -6,15 +6,17 @@ levels.
 from .base import Bot, play_bots
 from .expert import ExpertBot
 from .greedy import GreedyBot
+from .master import MasterBot
 from .random_bot import RandomBot
 
-LEVELS = {"random": RandomBot, "greedy": GreedyBot, "expert": ExpertBot}
+LEVELS = {"random": RandomBot, "greedy": GreedyBot, "expert": ExpertBot, "master": MasterBot}
 
 
-def make_bot(level):
+def make_bot(level, **options):
+    """A bot of ``level``; ``options`` tune it (the master's ``width``, say)."""
     if level not in LEVELS:
         raise ValueError(f"Unknown bot level {level!r}; expected one of {', '.join(LEVELS)}.")
-    return LEVELS[level]()
+    return LEVELS[level](**options)
 
 
 def play_match(seed, levels):
@@ -23,4 +25,4 @@ def play_match(seed, levels):
     return record
 
 
-__all__ = ["LEVELS", "Bot", "ExpertBot", "GreedyBot", "RandomBot", "make_bot", "play_bots", "play_match"]
+__all__ = ["LEVELS", "Bot", "ExpertBot", "GreedyBot", "MasterBot", "RandomBot", "make_bot", "play_bots", "play_match"]

@@ -27,10 +27,10 @@ DECK = {"deck": {"artifact": "holy_light", "creatures": ["archer", "black_bat", 
 MAX_TURN_COMMANDS = 60
 
 
-def finish_turn(world, player, first=None, work=None, cap=None):
+def finish_turn(world, player, first=None, work=None, cap=None, out_of_time=None):
     """Play ``player``'s turn greedily from ``world`` (after ``first``); returns (commands, state after
     the turn has ended). ``work[0]`` counts the positions scored; once this turn alone has scored
-    ``cap`` of them, the turn ends."""
+    ``cap`` of them, the turn ends. Returns None if ``out_of_time()`` says so before a step."""
     limit = None if cap is None else work[0] + cap
     commands = []
     state = world
@@ -38,6 +38,8 @@ def finish_turn(world, player, first=None, work=None, cap=None):
     while state.phase == "play" and state.current == player and len(commands) < MAX_TURN_COMMANDS:
         if command is None and limit is not None and work[0] > limit:
             break
+        if command is None and out_of_time is not None and out_of_time():
+            return None
         if command is None:
             legal = legal_commands(state, player)
             if work is not None:

@@ -1,9 +1,11 @@
-"""Place every Aquawar bot level on the site's rating scale: a round robin, then Glicko-2.
+"""Place every bot level of a game on the site's rating scale: a round robin, then Glicko-2.
 
-    python bench/bot_ratings.py [--matches 20] [--seed 1] [--jobs 2] [--master-worlds 8] [--out FILE]
+    python bench/bot_ratings.py [--game aquawar] [--matches 20] [--seed 1] [--jobs 2] [--master-worlds 8] [--out FILE]
+    python bench/bot_ratings.py --game miracle [--master-width 4] ...
 
 Every pair of levels plays ``--matches`` matches (seats and first movers alternated, each bot fed
-only its own view, as in bench/bot_tournament.py). The results are then rated as the site rates
+only its own view, as in bench/bot_tournament.py and bench/miracle_tournament.py; the masters on a
+fixed amount of work, so the result does not depend on how busy the machine was). The results are then rated as the site rates
 accounts (``ratings.glicko2``: every level starts as a new account, 1500 ± 350, and each match is
 its own rating period for both sides), in a shuffled but seeded order, and written as a small JSON
 file: ``{"ratings": {level: {"rating", "deviation"}}, "matches": {"a-b": [a's wins, matches]}, ...}``.
@@ -17,13 +19,35 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from bench import bot_tournament, miracle_tournament  # noqa: E402
 from bench._tournament import play_all  # noqa: E402
-from bench.bot_tournament import play_match  # noqa: E402
-from game.games.aquawar.bots import LEVELS  # noqa: E402
+from game.games.aquawar.bots import LEVELS as AQUAWAR_LEVELS  # noqa: E402
+from game.games.miracle.bots import LEVELS as MIRACLE_LEVELS  # noqa: E402
 from ratings.glicko2 import Glicko, update  # noqa: E402
 
-OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                   "game", "games", "aquawar", "bots", "level_ratings.json")
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def out_path(game):
+    """Where the game reads its levels' ratings (``game.games.base.measured_level_ratings``)."""
+    return os.path.join(ROOT, "game", "games", game, "bots", "level_ratings.json")
+
+
+def aquawar_tasks(args):
+    budgets = (0, args.master_worlds, 0.0, 0)
+    pairs = list(itertools.combinations(AQUAWAR_LEVELS, 2))
+    return bot_tournament.play_match, [(i, a, b, args.seed, budgets) for a, b in pairs for i in range(args.matches)]
+
+
+def miracle_tasks(args):
+    master = f"master:width={args.master_width},turn_seconds=None"
+    specs = {level: master if level == "master" else level for level in MIRACLE_LEVELS}
+    pairs = list(itertools.combinations(specs.values(), 2))
+    return miracle_tournament.play_match, [(i, a, b, args.seed) for a, b in pairs for i in range(args.matches)]
+
+
+def level_of(spec):
+    return spec.partition(":")[0]
 
 
 def rate(outcomes, seed):
@@ -40,18 +64,20 @@ def rate(outcomes, seed):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", choices=("aquawar", "miracle"), default="aquawar")
     parser.add_argument("--matches", type=int, default=20, help="matches per pair of levels")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--master-worlds", type=int, default=8, help="the master's worlds per decision")
-    parser.add_argument("--out", default=OUT)
+    parser.add_argument("--master-worlds", type=int, default=8, help="Aquawar: the master's worlds per decision")
+    parser.add_argument("--master-width", type=int, default=4, help="神迹之战: the master's search width per turn")
+    parser.add_argument("--out", help="default: the game's bots/level_ratings.json")
     args = parser.parse_args(argv)
-    budgets = (0, args.master_worlds, 0.0, 0)
-    pairs = list(itertools.combinations(LEVELS, 2))
-    tasks = [(i, a, b, args.seed, budgets) for a, b in pairs for i in range(args.matches)]
+    args.out = args.out or out_path(args.game)
+    play_match, tasks = (aquawar_tasks if args.game == "aquawar" else miracle_tasks)(args)
     results, elapsed = play_all(play_match, tasks, args.jobs)
     outcomes, table = [], {}
     for (_i, a, b, *_rest), (a_won, *_times) in zip(tasks, results):
+        a, b = level_of(a), level_of(b)
         outcomes.append((a, b) if a_won else (b, a))
         wins, played = table.get(f"{a}-{b}", (0, 0))
         table[f"{a}-{b}"] = (wins + a_won, played + 1)

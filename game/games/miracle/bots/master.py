@@ -42,6 +42,8 @@ WIDTH = 4
 # Time mode widens its sweeps WIDTH, 2·WIDTH, … up to this (no position has more commands worth it).
 MAX_WIDTH = 256
 PLAN_CACHE = 512
+# How many first commands the search tries before it refines a plan: the expert's width.
+EXPERT_WIDTH = 10
 _PLANS = OrderedDict()
 COMMAND_EVENTS = ("summon", "move", "attack", "artifact")
 
@@ -127,6 +129,16 @@ class Search:
         if scored is None:
             return [best_of(root)]
         plan, value = scored
+        # Then the expert's plans (each of the best first commands, the turn finished greedily), so
+        # the search starts from the expert's choice and only improves on it.
+        for _, first in root[:EXPERT_WIDTH]:
+            if first == plan[0]:
+                continue
+            scored = self.rollout(self.world, first)
+            if scored is None:
+                return plan
+            if scored[1] > value:
+                plan, value = scored
         states = self.states_along(plan)
         for width in widths:
             step = 0

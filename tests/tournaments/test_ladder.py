@@ -11,7 +11,8 @@ from django.utils import timezone
 from game import services as match_services
 from game.models import Match
 from game.programs.models import BotAccount, BotConnection, BotSeat
-from ratings.api import ratings_of
+from game import games
+from ratings.api import anchor, ratings_of
 from ratings.models import Rating
 from tournaments import ladder, runner, services
 from tournaments.models import LadderEntry, LadderMatch
@@ -62,6 +63,11 @@ def level_of(match):
     return BotSeat.objects.get(match=match, seat=1).level
 
 
+def closest_level(rating):
+    """The built-in level whose rating (measured, or the conventional anchor) is nearest ``rating``."""
+    return min(games.get(GAME).levels, key=lambda level: abs(anchor(level, GAME).rating - rating))
+
+
 @pytest.mark.django_db
 def test_a_program_left_over_plays_the_closest_built_in_level_once_it_has_waited(programs):
     p0, p1, p2 = programs[:3]
@@ -72,13 +78,13 @@ def test_a_program_left_over_plays_the_closest_built_in_level_once_it_has_waited
     # Both have room. p2's last opponents were p0 and (for p1) p2 itself: no program can be its
     # next, so it plays the closest level at once. p0 waits: p1 is busy, but may finish and meet it.
     (reference,) = runner.pair_ladder(GAME)
-    assert (reference.host_id, level_of(reference), reference.rated) == (p2.pk, "expert", True)
+    assert (reference.host_id, level_of(reference), reference.rated) == (p2.pk, closest_level(1900), True)
     assert runner.pair_ladder(GAME) == []
     later = timezone.now() - timedelta(seconds=ladder.LEVEL_AFTER_SECONDS + 1)
     Match.objects.filter(host__in=[p0, p2], guest__in=[p0, p2]).update(finished=later)
     LadderEntry.objects.update(joined=later)
     (waited,) = runner.pair_ladder(GAME)
-    assert (waited.host_id, level_of(waited)) == (p0.pk, "greedy")
+    assert (waited.host_id, level_of(waited)) == (p0.pk, closest_level(1500))
 
 
 @pytest.mark.django_db
@@ -87,7 +93,7 @@ def test_a_program_no_other_program_can_meet_plays_a_level_at_once(programs):
     runner.pair_ladder(GAME)
     # They have just met, and nobody else is on the ladder: a level each, without waiting.
     started = runner.pair_ladder(GAME)
-    assert len(started) == 2 and [level_of(m) for m in started] == ["greedy", "greedy"]
+    assert len(started) == 2 and [level_of(m) for m in started] == [closest_level(1500), closest_level(1510)]
 
 
 @pytest.mark.django_db

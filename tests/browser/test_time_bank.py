@@ -65,6 +65,10 @@ def test_a_bank_ticks_for_the_mover_only_and_your_games_says_whose_move(browser,
         "a => document.querySelector(\"[data-match='\" + a[0] + \"'] .clock-time\").textContent !== a[1]",
         arg=[match_id, first],
     )
+    # The clock's own "Time left:" is for screen readers: this page, too, must hide it from sight
+    # (it showed "Time left: Time left: 2:58" while only the match page's styles hid it).
+    hidden = row.locator(".clock .visually-hidden")
+    assert hidden.evaluate("e => getComputedStyle(e).position") == "absolute"
     ui.shoot(mover, screenshot_dir, "your-games")
     waiter.goto("/games/")
     assert "Their move" in waiter.inner_text(f"[data-match='{match_id}']")

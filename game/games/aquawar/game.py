@@ -3,7 +3,7 @@ its records, and its web presentation."""
 from django.utils.translation import gettext_lazy as _
 
 from ..base import EngineGame, Record, RecordError
-from . import bots, engine, source
+from . import bots, engine, source, winchance
 from .contest import official
 from .engine import randomplay
 from .engine import record as records
@@ -30,6 +30,7 @@ class Aquawar(EngineGame):
     default_level = "greedy"
     engine = engine
     records = records
+    winchance = winchance
     web = AquawarWeb()
 
     def new_match(self, seed, first_mover=None, setup=None):

@@ -5,7 +5,7 @@ import inspect
 from django.utils.translation import gettext_lazy as _
 
 from ..base import EngineGame, Record, RecordError
-from . import bots, engine
+from . import bots, engine, winchance
 from .engine import record as records
 from .web import MiracleWeb
 
@@ -31,6 +31,7 @@ class Miracle(EngineGame):
     default_level = "greedy"
     engine = engine
     records = records
+    winchance = winchance
     web = MiracleWeb()
 
     def new_match(self, seed, first_mover=None, setup=None):

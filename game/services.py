@@ -36,6 +36,10 @@ def _ring_on_commit(match_id, version):
 # need not import the runner, which plays through this module.
 settle_requested = Signal()
 
+# Sent on the commit of every change to a match, with the match's id: spectators' win chances are
+# estimated then (game.programs.winchances), off this process.
+match_changed = Signal()
+
 # Sent inside the transaction that ends a match, under its row lock, once per match: ``match`` is the
 # row as the change left it (status FINISHED with its winner, or CANCELLED or ABORTED when called
 # off). Whatever must happen exactly once with the end (a rating change, ratings/) happens in a
@@ -59,6 +63,7 @@ def _changed(match, version, game, state, actor=None, restart=True):
     (``Game.restarts_clock``).
     """
     _ring_on_commit(match.pk, version)
+    transaction.on_commit(partial(match_changed.send, sender=Match, match_id=match.pk), robust=True)
     if clocks.arm(match, game, state, actor, restart):
         transaction.on_commit(partial(settle_requested.send, sender=Match, match_id=match.pk), robust=True)
 

@@ -1,6 +1,7 @@
 """Are the win chances right? Calibration of the estimators over self-play (docs/win-chances.md).
 
-    nice -n 10 .venv/bin/python bench/win_chance_calibration.py --game aquawar --matches 1000 --jobs 2
+    nice -n 10 .venv/bin/python bench/win_chance_calibration.py --game aquawar --matches 1000 --jobs 2 [--out results.jsonl]
+    .venv/bin/python bench/win_chance_calibration.py --game aquawar --report results.jsonl   # the matches done so far
 
 Plays ``--matches`` matches between mixed levels (every pairing of random, greedy and expert, either
 seat; bench/_win_chance_play.py) from seeds the training never used, and asks the estimator for the
@@ -12,6 +13,7 @@ prediction), and the Brier score of the estimator, of the trivial 50 % forecast 
 baseline (the host's share of the HP in play, or of the miracles' HP).
 """
 import argparse
+import json
 import os
 import sys
 import time
@@ -85,10 +87,22 @@ def main(argv=None):
     parser.add_argument("--matches", type=int, default=1000)
     parser.add_argument("--positions", type=int, default=60)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--out", help="also write each match's result to this file (JSON lines) as it ends")
+    parser.add_argument("--report", help="only report on the results a run wrote with --out")
     args = parser.parse_args(argv)
+    if args.report:
+        with open(args.report, encoding="utf-8") as lines:
+            report([json.loads(line) for line in lines])
+        return
     started = time.perf_counter()
+    results = []
+    out = open(args.out, "w", encoding="utf-8") if args.out else None
     with Pool(args.jobs) as pool:
-        results = pool.map(_play, [(args.game, i, args.positions) for i in range(args.matches)], chunksize=4)
+        for result in pool.imap_unordered(_play, [(args.game, i, args.positions) for i in range(args.matches)]):
+            results.append(result)
+            if out:
+                out.write(json.dumps(result) + "\n")
+                out.flush()
     print(f"{args.game}: {time.perf_counter() - started:.0f} s")
     report(results)
 

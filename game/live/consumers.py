@@ -341,6 +341,9 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
             html = presenter.render_parts({**ctx, **self.page_extras()}) + presenter.render_log(entries, append=False)
             if ctx["spectating_live"]:
                 html += presenter.render_win_chance(seen["win_chance"])
+            elif seat is None:
+                # A spectator's bar of the match as it was live must not stay drawn once it is over.
+                html += presenter.render_win_chance(None, over=True)
         self.version = match.version
         self.last_sent = sent_key(match, seat)
         # The chat too: whose lines the viewer reads changes with the audience (the match ended).

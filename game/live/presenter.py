@@ -123,8 +123,9 @@ def win_chance(chance):
     return {"host": host, "guest": 100 - host}
 
 
-def render_win_chance(chance):
-    return render_to_string("game/_win_chance_value.html", {"win_chance": win_chance(chance), "oob": True})
+def render_win_chance(chance, over=False):
+    """The bar's value, swapped in out of band; ``over``: the match ended (the summary has the chart)."""
+    return render_to_string("game/_win_chance_value.html", {"win_chance": win_chance(chance), "over": over, "oob": True})
 
 
 def how_to_play_url(game):

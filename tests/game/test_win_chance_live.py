@@ -148,3 +148,16 @@ def test_the_match_page_draws_the_bar_for_spectators_only(host, guest, outsider)
     assert f"host {round(chance * 100)} %" in page and 'class="win-chance"' in page
     for player in (host, guest):
         check_win_chance_html_hidden(client_for(player).get(f"/match/{match.pk}/").content.decode(), 0, live=True)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_spectators_bar_says_the_match_is_over_once_it_is(host, guest):
+    match = await database_sync_to_async(live_match)(host, guest)
+    page = await open_socket(match.pk, address="10.0.0.6", html=True)
+    try:
+        await page.receive_until(lambda f: 'id="win-chance-value"' in f)
+        await database_sync_to_async(services.resign)(match, host)
+        redrawn = await page.receive_until(lambda f: "The match is over" in f)
+        assert "host " not in redrawn[-1].split('id="win-chance-value"')[1]
+    finally:
+        await page.disconnect()

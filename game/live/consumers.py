@@ -341,7 +341,7 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
             html = presenter.render_parts({**ctx, **self.page_extras()}) + presenter.render_log(entries, append=False)
             if ctx["spectating_live"]:
                 html += presenter.render_win_chance(seen["win_chance"])
-            elif seat is None:
+            elif seat is None and match.status == Match.Status.FINISHED:
                 # A spectator's bar of the match as it was live must not stay drawn once it is over.
                 html += presenter.render_win_chance(None, over=True)
         self.version = match.version

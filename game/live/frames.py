@@ -109,8 +109,10 @@ def payload(match, seat, part=None):
     ``part``: ``game_part(match, seat)`` if the caller has it already."""
     audience = audience_for(match, seat)
     seen, choices = part if part is not None else game_part(match, seat)
-    # Only a spectator's frames have the field at all (tests/game/leaks.py looks for it in players').
-    spectating = {"win_chance": win_chance(match, seat)} if audience == "spectator" else {}
+    # Only a spectator's frames of a live match have the field at all (tests/game/leaks.py looks for
+    # it in players').
+    live = audience == "spectator" and match.status == Match.Status.LIVE
+    spectating = {"win_chance": win_chance(match, seat)} if live else {}
     return {
         "match": match.pk,
         "version": match.version,

@@ -34,17 +34,20 @@ def _play(task):
 
 
 def make_data(args):
-    if args.matches >= CALIBRATION_SEEDS:
+    if args.first + args.matches > CALIBRATION_SEEDS:
         raise SystemExit("too many matches: their seeds would reach the calibration benchmark's")
-    tasks = [(args.game, index, args.positions) for index in range(args.matches)]
+    tasks = [(args.game, index, args.positions) for index in range(args.first, args.first + args.matches)]
     with gzip.open(args.out, "wt", encoding="utf-8") as out, Pool(args.jobs) as pool:
         for record in pool.imap(_play, tasks, chunksize=4):
             out.write(json.dumps(record, separators=(",", ":")) + "\n")
 
 
-def read_data(path):
-    with gzip.open(path, "rt", encoding="utf-8") as lines:
-        return [json.loads(line) for line in lines]
+def read_data(paths):
+    records = []
+    for path in paths:
+        with gzip.open(path, "rt", encoding="utf-8") as lines:
+            records += [json.loads(line) for line in lines]
+    return records
 
 
 def main(argv=None):
@@ -52,10 +55,11 @@ def main(argv=None):
     parser.add_argument("step", choices=("data", "fit"))
     parser.add_argument("--game", choices=("aquawar", "miracle"), required=True)
     parser.add_argument("--matches", type=int, default=600)
+    parser.add_argument("--first", type=int, default=0, help="the first match's seed (to add to data made before)")
     parser.add_argument("--positions", type=int, default=60)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out")
-    parser.add_argument("--data")
+    parser.add_argument("--data", nargs="+", help="the files ``data`` wrote")
     args = parser.parse_args(argv)
     if args.step == "data":
         make_data(args)

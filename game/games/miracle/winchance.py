@@ -41,6 +41,11 @@ def _side(view, player):
     }
 
 
+# The features that do not say anything about one seat against the other (the rest are the host's
+# minus the guest's, or +1/-1 for the host/the guest): they stay the same seen from the other seat.
+SEATLESS = ("deck", "progress")
+
+
 def features(view):
     row = {"opener": 1.0 if view["first_mover"] == 0 else -1.0}
     if view["phase"] == "deck":

@@ -1,7 +1,8 @@
 """Train the win-chance estimators (docs/win-chances.md): self-play data, then a fitted model.
 
     nice -n 10 .venv/bin/python bench/win_chance_training.py data --game aquawar --matches 600 --jobs 2 --out /tmp/aquawar-wc.jsonl.gz
-    .venv/bin/python bench/win_chance_training.py fit --game aquawar --data /tmp/aquawar-wc.jsonl.gz
+    nice -n 10 .venv/bin/python bench/win_chance_training.py data --game aquawar --first 600 --matches 400 --jobs 2 --out /tmp/aquawar-wc2.jsonl.gz
+    .venv/bin/python bench/win_chance_training.py fit --game aquawar --data /tmp/aquawar-wc.jsonl.gz /tmp/aquawar-wc2.jsonl.gz
 
 ``data`` plays matches between mixed levels (bench/_win_chance_play.py) from seeds that the calibration
 benchmark never uses (it starts at ``CALIBRATION_SEEDS``), and keeps up to ``--positions`` spectator

@@ -30,7 +30,7 @@ ENOUGH_MATCHES = 30
 
 
 def _play(task):
-    game, index, positions = task
+    game, index, positions, first = task
     winchance = __import__(f"game.games.{game}.winchance", fromlist=["estimate"])
 
     def observe(view, events):
@@ -38,7 +38,7 @@ def _play(task):
         p = winchance.estimate(view, events)
         return p, winchance.baseline(view), time.perf_counter() - started, view["phase"] == "over"
 
-    seen, winner = play(game, CALIBRATION_SEEDS + index, pairing(index), observe)
+    seen, winner = play(game, CALIBRATION_SEEDS + first + index, pairing(index), observe)
     timings = [s[2] for s in seen]
     open_positions = [s for s in seen if not s[3]]
     step = max(1, len(open_positions) / positions)
@@ -91,6 +91,8 @@ def main(argv=None):
     parser.add_argument("--matches", type=int, default=1000)
     parser.add_argument("--positions", type=int, default=60)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--first", type=int, default=0,
+                        help="seeds from CALIBRATION_SEEDS + FIRST: fresh matches to check a model revised after a run")
     parser.add_argument("--out", help="also write each match's result to this file (JSON lines) as it ends")
     parser.add_argument("--report", help="only report on the results a run wrote with --out")
     args = parser.parse_args(argv)
@@ -102,7 +104,7 @@ def main(argv=None):
     results = []
     out = open(args.out, "w", encoding="utf-8") if args.out else None
     with Pool(args.jobs) as pool:
-        for result in pool.imap_unordered(_play, [(args.game, i, args.positions) for i in range(args.matches)]):
+        for result in pool.imap_unordered(_play, [(args.game, i, args.positions, args.first) for i in range(args.matches)]):
             results.append(result)
             if out:
                 out.write(json.dumps(result) + "\n")

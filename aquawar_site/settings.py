@@ -196,6 +196,9 @@ if BOT_WORKERS not in ("inline", "external"):
     raise ImproperlyConfigured('BOT_WORKERS must be "inline" or "external".')
 if BOT_WORKERS == "external" and not REDIS_URL:
     raise ImproperlyConfigured("BOT_WORKERS=external needs REDIS_URL: workers are fed through the channel layer.")
+# Spectators' live win chances (docs/win-chances.md): one estimate per version of a live match, by
+# the bot workers ("0" turns them off, e.g. for a site short of worker time).
+WIN_CHANCES = os.environ.get("WIN_CHANCES", "1") != "0"
 
 # Limits (docs/protocol.md, "Limits, presence and rematch").
 # A live match neither player has picked in, with no player socket on it for this long, is cancelled.

@@ -11,7 +11,9 @@ class GameConfig(AppConfig):
 
         from .dbconnections import close_request_connections
         from .programs.runner import on_settle_requested
-        from .services import settle_requested
+        from .programs.winchances import on_match_changed
+        from .services import match_changed, settle_requested
 
         request_finished.connect(close_request_connections, dispatch_uid="game.close_request_connections")
         settle_requested.connect(on_settle_requested, dispatch_uid="game.settle_requested")
+        match_changed.connect(on_match_changed, dispatch_uid="game.match_changed")

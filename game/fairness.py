@@ -144,3 +144,11 @@ def claim_win(match_id, user):
 
         return _change(match_id, None, None, forfeit_command("abandon"), run, seat=other)
 
+
+def call_off_broken_bot(match_id):
+    """Abort the live ``match_id`` because its built-in bot failed to decide twice ("bot_error"):
+    the site's fault, so nobody wins and nothing is counted."""
+    with transaction.atomic():
+        current = _locked(match_id)
+        if current.status == Match.Status.LIVE:
+            _call_off(current, "bot_error", ABORTED)

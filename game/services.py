@@ -36,6 +36,10 @@ def _ring_on_commit(match_id, version):
 # need not import the runner, which plays through this module.
 settle_requested = Signal()
 
+# Sent on the commit of every change to a match, with the match's id: spectators' win chances are
+# estimated then (game.programs.winchances), off this process.
+match_changed = Signal()
+
 # Sent inside the transaction that ends a match, under its row lock, once per match: ``match`` is the
 # row as the change left it (status FINISHED with its winner, or CANCELLED or ABORTED when called
 # off). Whatever must happen exactly once with the end (a rating change, ratings/) happens in a
@@ -59,6 +63,7 @@ def _changed(match, version, game, state, actor=None, restart=True, was_picking=
     (``Game.restarts_clock``); ``was_picking``: whether the state before it was a pick phase.
     """
     _ring_on_commit(match.pk, version)
+    transaction.on_commit(partial(match_changed.send, sender=Match, match_id=match.pk), robust=True)
     if clocks.arm(match, game, state, actor, restart, was_picking):
         transaction.on_commit(partial(settle_requested.send, sender=Match, match_id=match.pk), robust=True)
 
@@ -325,15 +330,6 @@ def forfeit_overdue(match_id):
             return game.resign(state, seat, "timeout")
 
         return _change(match_id, None, None, forfeit_command("timeout"), run, seat=seat)
-
-
-def call_off_broken_bot(match_id):
-    """Abort the live ``match_id`` because its built-in bot failed to decide twice ("bot_error"):
-    the site's fault, so nobody wins and nothing is counted."""
-    with transaction.atomic():
-        current = _locked(match_id)
-        if current.status == Match.Status.LIVE:
-            _call_off(current, "bot_error", ABORTED)
 
 
 def _locked(match_id):

@@ -164,6 +164,14 @@ def bots_think_in_the_test_process(settings):
 
 
 @pytest.fixture(autouse=True)
+def no_win_chance_threads(settings):
+    """A win chance is estimated in a worker thread after every change (game/programs/winchances.py);
+    most tests need none, and a thread still reading when a test's database is flushed holds locks
+    the flush needs. tests/game/test_win_chance_live.py turns them on."""
+    settings.WIN_CHANCES = False
+
+
+@pytest.fixture(autouse=True)
 def no_timers_left_behind():
     """A move clock outlives its test in the clock thread; a timer firing after the test's
     database is gone would only log errors. And a bot's move still being made in a worker thread

@@ -220,6 +220,13 @@ class Game:
         ``options`` tune a level (``settings.BOT_LEVEL_OPTIONS``)."""
         raise NotImplementedError
 
+    # --- Win chances (docs/win-chances.md)
+
+    def win_chance(self, state):
+        """The chance (0 to 1) that the host (seat 0) wins the match, from what a spectator may know
+        of ``state`` only: two states with the same spectator view get the same number."""
+        raise NotImplementedError
+
     # --- Records
 
     def make_record(self, seed, commands, *, first_mover=None, players=None, forfeit=None, setup=None):
@@ -247,10 +254,11 @@ class EngineGame(Game):
     """A ``Game`` over an engine of the shape both engines share: the ``engine`` package's
     ``apply`` and ``resign`` (with ``in_place``), ``view``, ``project`` and ``MatchState``
     (``from_json``; a state's ``to_json``, ``phase``, ``winner``, ``end_reason``, ``first_mover``),
-    and its ``records`` module's ``make_record``. A subclass adds the members that are its game's own."""
+    its ``records`` module's ``make_record`` and its ``winchance`` module's ``estimate(spectator view)``. A subclass adds the members that are its game's own."""
 
     engine = None
     records = None
+    winchance = None
 
     def apply(self, state, seat, command):
         return self.engine.apply(state, seat, command, in_place=True)
@@ -275,6 +283,10 @@ class EngineGame(Game):
 
     def project(self, events, audience):
         return self.engine.project(events, audience)
+
+    def win_chance(self, state):
+        # The spectator's view and nothing else reaches the estimator; its events add nothing to it.
+        return self.winchance.estimate(self.engine.view(state, "spectator"))
 
     def make_record(self, seed, commands, *, first_mover=None, players=None, forfeit=None, setup=None):
         # A setup (an imported record's) is the keyword arguments of the record it came from.

@@ -22,10 +22,10 @@ from django.views.decorators.http import require_safe
 
 from .. import games
 from ..access import may_watch
-from ..live import frames
+from ..live import frames, presenter
 from ..models import Match, MatchEvent
 from .charts import plot
-from .replays import steps
+from .replays import start, steps
 
 PAGE_SIZE = 20
 
@@ -192,7 +192,11 @@ def summary(request, match_id):
     game = games.get(match.game)
     state = game.load(match.state)
     names = frames.players(match)
-    commands = [(version, seat, command, events) for version, seat, command, _state, events in steps(match)]
+    commands, chances = [], [(0, *percentages(game.win_chance(start(game, match))))]
+    for version, seat, command, after, events in steps(match):
+        commands.append((version, seat, command, events))
+        # The state is changed in place by the next step: its chance is taken now.
+        chances.append((version, *percentages(game.win_chance(after))))
     context = {
         "match": match,
         "names": names,
@@ -205,5 +209,12 @@ def summary(request, match_id):
         "parts": game.web.templates,
         "tournament_round": frames.tournament_round(match.pk),
         **game.web.summary(state, names, commands, plot),
+        "win_chances": plot(chances, 100),
     }
     return render(request, "history/summary.html", context)
+
+
+def percentages(chance):
+    """(host, guest): a win chance in whole per cent, as the spectators' bar shows it."""
+    shown = presenter.win_chance(chance)
+    return shown["host"], shown["guest"]

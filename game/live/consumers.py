@@ -287,6 +287,25 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
             return news, []
         return news, self.catch_up(match)
 
+    async def win_chance_ready(self, message):
+        frame = await database_sync_to_async(self.win_chance_frame)(message.get("ring"))
+        if frame is not None:
+            await self.send_all([frame])
+
+    def win_chance_frame(self, ring):
+        """A spectator's new win chance (game/programs/winchances.py), or None: for a player of the live
+        match (``frames.win_chance`` answers them nothing), or while the version has no estimate."""
+        match = fanout.match_after(self.match_id, ring)
+        if match is None:
+            return None
+        chance = frames.win_chance(match, match.seat_of(self.user))
+        if chance is None:
+            return None
+        if self.html:
+            with translation.override(self.language):
+                return presenter.render_win_chance(chance)
+        return {"type": "win_chance", "version": match.version, "host": chance}
+
     def catch_up(self, match):
         """The frames that bring a JSON viewer from ``self.version`` to ``match`` (none if it is there)."""
         seat = match.seat_of(self.user)
@@ -317,8 +336,14 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
         with translation.override(self.language):
             self.log_book, entries = presenter.full_log(match, seat)
             self.log_players = frames.players(match)
-            ctx = presenter.context(self.game, frames.payload(match, seat), spectators, self.log_book.marks, players)
+            seen = frames.payload(match, seat)
+            ctx = presenter.context(self.game, seen, spectators, self.log_book.marks, players)
             html = presenter.render_parts({**ctx, **self.page_extras()}) + presenter.render_log(entries, append=False)
+            if ctx["spectating_live"]:
+                html += presenter.render_win_chance(seen["win_chance"])
+            elif seat is None and match.status == Match.Status.FINISHED:
+                # A spectator's bar of the match as it was live must not stay drawn once it is over.
+                html += presenter.render_win_chance(None, over=True)
         self.version = match.version
         self.last_sent = sent_key(match, seat)
         # The chat too: whose lines the viewer reads changes with the audience (the match ended).

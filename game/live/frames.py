@@ -4,6 +4,7 @@ Every function takes the viewer's seat (0, 1 or None) and decides the audience i
 cannot ask for more than the viewer may know. Raw state and full events stay in here.
 """
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.utils import timezone
 
 from .. import games, rematch
@@ -96,12 +97,32 @@ def game_part(match, seat):
     return game.view(state, audience_for(match, seat)), game.choices(state, player)
 
 
+def win_chance_key(match_id, seed, version):
+    # The seed as well: an id the database hands out again (SQLite, a test database) never meets an
+    # old match's number.
+    return f"win-chance:{match_id}:{seed}:{version}"
+
+
+def win_chance(match, seat):
+    """The host's win chance at the match's current version, as the bot workers estimated it from
+    the spectator's view (game/programs/winchances.py), for a spectator of a live match only: it is
+    engine help, never shown to a player while the match is live. None for anyone else, and while
+    no estimate of this version is stored yet."""
+    if audience_for(match, seat) != "spectator" or match.status != Match.Status.LIVE:
+        return None
+    return cache.get(win_chance_key(match.pk, match.seed, match.version))
+
+
 def payload(match, seat, part=None):
     """The current view and what the viewer may do now (the body of ``snapshot`` and ``state``).
 
     ``part``: ``game_part(match, seat)`` if the caller has it already."""
     audience = audience_for(match, seat)
     seen, choices = part if part is not None else game_part(match, seat)
+    # Only a spectator's frames of a live match have the field at all (tests/game/leaks.py looks for
+    # it in players').
+    live = audience == "spectator" and match.status == Match.Status.LIVE
+    spectating = {"win_chance": win_chance(match, seat)} if live else {}
     return {
         "match": match.pk,
         "version": match.version,
@@ -119,6 +140,7 @@ def payload(match, seat, part=None):
         "clock": clock(match),
         "rated": match.rated,
         "rating_changes": rating_changes(match),
+        **spectating,
     }
 
 

@@ -122,8 +122,24 @@ def context(game, payload, spectators, marks=None, players=None):
         "parts": game.web.templates,
         "summary_link": game.web.summary_link,
         "how_to_play_url": how_to_play_url(game),
+        # The key is in a spectator's payload only (frames.payload): the bar is drawn for them alone.
+        "spectating_live": "win_chance" in payload,
+        "win_chance": win_chance(payload.get("win_chance")),
         **game.web.page_context(payload, marks or {}, seats),
     }
+
+
+def win_chance(chance):
+    """The win-chance bar's numbers (whole per cent, host and guest), or None without an estimate."""
+    if chance is None:
+        return None
+    host = round(chance * 100)
+    return {"host": host, "guest": 100 - host}
+
+
+def render_win_chance(chance, over=False):
+    """The bar's value, swapped in out of band; ``over``: the match ended (the summary has the chart)."""
+    return render_to_string("game/_win_chance_value.html", {"win_chance": win_chance(chance), "over": over, "oob": True})
 
 
 def how_to_play_url(game):

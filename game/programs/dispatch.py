@@ -3,7 +3,8 @@
 With ``settings.BOT_WORKERS = "external"`` (production) a process that serves pages and sockets
 never makes a bot decision nor times a clock: ``runner.wake`` sends ``{"type": "settle",
 "match_id": N}`` to the ``bot-work`` channel of the channel layer, and one ``manage.py run_bots``
-process (``game.programs.worker``) receives it and settles the match. The message is only a
+process (``game.programs.worker``) receives it and settles the match (and likewise
+``{"type": "win_chance", ...}``: ``game.programs.winchances`` estimates it for spectators). The message is only a
 doorbell, like every message on the layer: a lost one (a full channel, a worker killed while
 thinking) costs the bot no move, as the periodic sweep settles a bot seat whose takeover deadline
 passed (``game.live.clocks``) and asks again.
@@ -40,7 +41,17 @@ def external():
 def request_settle(match_id):
     """Ask one worker to settle ``match_id``. From the event loop (a socket opening on the match) or
     from a thread (a change's commit); never waits for the worker."""
-    message = {"type": "settle", "match_id": int(match_id)}
+    request("settle", match_id)
+
+
+def request_win_chance(match_id):
+    """Ask one worker to estimate the win chance of ``match_id``'s current version
+    (``game.programs.winchances``); like ``request_settle``, never waits."""
+    request("win_chance", match_id)
+
+
+def request(kind, match_id):
+    message = {"type": kind, "match_id": int(match_id)}
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:
@@ -55,8 +66,9 @@ async def _send(message):
     try:
         await get_channel_layer().send(CHANNEL, message)
     except ChannelFull:
-        # The workers are far behind; the sweep asks again once the bot's takeover deadline passes.
-        logger.warning("The bot-work channel is full; match %s waits for the sweep", message["match_id"])
+        # The workers are far behind; the sweep asks again once the bot's takeover deadline passes
+        # (a win chance is asked for again by the match's next change).
+        logger.warning("The bot-work channel is full; %s of match %s dropped", message["type"], message["match_id"])
 
 
 def heartbeat():

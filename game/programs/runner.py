@@ -36,7 +36,7 @@ from django.db.models import Q
 from django.dispatch import Signal
 from django.utils import timezone
 
-from .. import games, services
+from .. import fairness, games, services
 from ..live import clocks
 from ..models import Match, MatchEvent
 from . import dispatch
@@ -183,7 +183,7 @@ def play_builtin(match, state, bot_seat):
         command = think(game, level, seen, events, legal, seat, seed, match.pk)
         if command is None:
             # A bug of ours, twice over: the person must not wait for a move that never comes.
-            services.call_off_broken_bot(match.pk)
+            fairness.call_off_broken_bot(match.pk)
             return True
         try:
             services.apply_command(match.pk, user, f"bot:{match.version}", match.version, command)

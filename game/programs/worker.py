@@ -1,7 +1,8 @@
 """The bot worker: Channels' worker on the ``bot-work`` channel, run by ``manage.py run_bots``.
 
 It settles the matches the servers ask it to (``dispatch.request_settle``): a built-in bot's moves,
-forfeits of clocks that ran out, and the timers for the clocks still running; and, like every
+forfeits of clocks that ran out, and the timers for the clocks still running; it estimates their
+win chances for spectators (``dispatch.request_win_chance``, ``winchances``); and, like every
 process that settles matches, it sweeps now and then for work nobody asked for (a lost message, a
 deadline that passed while every worker was down, a tournament's round falling due: the runner's
 ``swept`` signal). Any number of workers may run, on any machine that reaches the database and
@@ -13,9 +14,12 @@ import logging
 from asgiref.sync import sync_to_async
 from channels.worker import Worker
 
-from . import dispatch, runner
+from . import dispatch, runner, winchances
 
 logger = logging.getLogger(__name__)
+
+# What a message's type asks for: a match settled, or its win chance estimated for spectators.
+JOBS = {"settle": runner.settle_job, "win_chance": winchances.estimate_job}
 
 
 class BotWorker(Worker):
@@ -26,7 +30,7 @@ class BotWorker(Worker):
     sat idle, and a worker killed mid-burst would lose all it had taken. Here a process holds at most
     ``concurrency`` messages (bot thinking is CPU-bound Python: one process per core, each taking one
     at a time, is the default), and Redis hands the rest to the other workers. Messages are handled
-    by ``runner.settle_job`` itself: there is no consumer to route them to.
+    by ``runner.settle_job`` (and ``winchances.estimate_job``) itself: there is no consumer to route them to.
     """
 
     def __init__(self, channel_layer, concurrency=1):
@@ -70,9 +74,10 @@ class BotWorker(Worker):
     async def settle(self, message):
         try:
             match_id = message.get("match_id")
-            if message.get("type") != "settle" or type(match_id) is not int:
+            job = JOBS.get(message.get("type"))
+            if job is None or type(match_id) is not int:
                 logger.warning("The bot worker dropped a message it does not know: %r", message)
                 return
-            await sync_to_async(runner.settle_job, thread_sensitive=False)(match_id)
+            await sync_to_async(job, thread_sensitive=False)(match_id)
         finally:
             self.slots.release()

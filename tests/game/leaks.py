@@ -67,8 +67,27 @@ def strip_json(frame, seat):
     return frame
 
 
+# The spectators' win chance (game/programs/winchances.py): engine help, which a player of a live
+# match is never sent, in any frame or page.
+WIN_CHANCE_FIELD = "win_chance"
+WIN_CHANCE_HTML = "win-chance"
+
+
+def check_win_chance_hidden(frame, seat):
+    """A player's frame (JSON) of a live match carries no win chance, not even an empty one."""
+    if seat is not None and frame.get("audience") != "all":
+        assert frame.get("type") != WIN_CHANCE_FIELD and WIN_CHANCE_FIELD not in frame, frame
+
+
+def check_win_chance_html_hidden(text, seat, live):
+    """A player's page or fragment of a live match draws no win-chance bar."""
+    if seat is not None and live:
+        assert WIN_CHANCE_HTML not in text, "a player of a live match is shown the win chance"
+
+
 def check_structure(frame, seat):
     """Field by field: what a live view shows of the sides ``seat`` does not own."""
+    check_win_chance_hidden(frame, seat)
     seen = frame.get("view")
     if not seen or frame["audience"] == "all":
         return
@@ -159,6 +178,7 @@ def own_available(view_all_now, seat):
 def scan_json(texts, seat, secret):
     for text in texts:
         frame = json.loads(text)
+        check_win_chance_hidden(frame, seat)
         if frame["type"] in ("state", "snapshot"):
             check_structure(frame, seat)
             frame = strip_json(frame, seat)

@@ -58,7 +58,7 @@ from game.games.aquawar.engine import SPECIES
 from game.models import Match, MatchEvent
 from game.games.aquawar.texts import NAMES
 from tests.accounts import client_for
-from tests.game.leaks import check_events, check_structure, strip_html, strip_json
+from tests.game.leaks import check_events, check_structure, check_win_chance_html_hidden, strip_html, strip_json
 from tests.replay_data import replay_data
 
 pytestmark = pytest.mark.django_db
@@ -217,6 +217,7 @@ class Audit:
                 ctx = presenter.context(match.game_object, payload, 0, book.marks)
                 html = presenter.render_parts(ctx) + presenter.render_log(entries, append=False)
             where = ("socket html", seat, language, match.version)
+            check_win_chance_html_hidden(html, seat, live=True)
             self.hidden_cards += check_board_cards(html, payload["view"], seat, where)
             text = strip_html(scrub_assert_lines(html, truth.guesses), available)
             scan(text, secret, where)
@@ -229,6 +230,7 @@ class Audit:
             if not live:
                 continue
             html = response.content.decode()
+            check_win_chance_html_hidden(html, seat, live)
             payload = frames.payload(match, seat)
             where = ("page", seat, match.version)
             self.hidden_cards += check_board_cards(html, payload["view"], seat, where)

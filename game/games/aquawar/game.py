@@ -5,7 +5,7 @@ from pathlib import Path
 from django.utils.translation import gettext_lazy as _
 
 from ..base import EngineGame, Record, RecordError, measured_level_ratings
-from . import bots, engine, source
+from . import bots, engine, source, winchance
 from .contest import official
 from .engine import randomplay
 from .engine import record as records
@@ -35,6 +35,7 @@ class Aquawar(EngineGame):
     level_ratings = measured_level_ratings(Path(bots.__file__).parent)
     engine = engine
     records = records
+    winchance = winchance
     web = AquawarWeb()
 
     def new_match(self, seed, first_mover=None, setup=None):

@@ -6,7 +6,7 @@ from pathlib import Path
 from django.utils.translation import gettext_lazy as _
 
 from ..base import EngineGame, Record, RecordError, measured_level_ratings
-from . import bots, engine
+from . import bots, engine, winchance
 from .engine import record as records
 from .web import MiracleWeb
 
@@ -37,6 +37,7 @@ class Miracle(EngineGame):
     level_ratings = measured_level_ratings(Path(bots.__file__).parent)
     engine = engine
     records = records
+    winchance = winchance
     web = MiracleWeb()
 
     def new_match(self, seed, first_mover=None, setup=None):

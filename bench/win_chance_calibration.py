@@ -1,0 +1,117 @@
+"""Are the win chances right? Calibration of the estimators over self-play (docs/win-chances.md).
+
+    nice -n 10 .venv/bin/python bench/win_chance_calibration.py --game aquawar --matches 1000 --jobs 2 [--out results.jsonl]
+    .venv/bin/python bench/win_chance_calibration.py --game aquawar --report results.jsonl   # the matches done so far
+
+Plays ``--matches`` matches between mixed levels (every pairing of random, greedy and expert, either
+seat; bench/_win_chance_play.py) from seeds the training never used, and asks the estimator for the
+host's chance after every command, from the spectator's view alone, timing each call. Up to
+``--positions`` positions per match, evenly spread, are scored (as in training, so that long
+matches between random bots do not outweigh the rest; finished positions, whose answer is known, are
+left out): the reliability table (predicted against observed host wins per decile of the
+prediction), and the Brier score of the estimator, of the trivial 50 % forecast and of the simple
+baseline (the host's share of the HP in play, or of the miracles' HP).
+"""
+import argparse
+import json
+import os
+import sys
+import time
+from multiprocessing import Pool
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from bench._win_chance_play import pairing, play  # noqa: E402
+from bench.win_chance_training import CALIBRATION_SEEDS  # noqa: E402
+
+# A decile is judged (within 5 points of the observed rate) only with this many positions and matches.
+ENOUGH_POSITIONS = 200
+ENOUGH_MATCHES = 30
+
+
+def _play(task):
+    game, index, positions, first = task
+    winchance = __import__(f"game.games.{game}.winchance", fromlist=["estimate"])
+
+    def observe(view, events):
+        started = time.perf_counter()
+        p = winchance.estimate(view, events)
+        return p, winchance.baseline(view), time.perf_counter() - started, view["phase"] == "over"
+
+    seen, winner = play(game, CALIBRATION_SEEDS + first + index, pairing(index), observe)
+    timings = [s[2] for s in seen]
+    open_positions = [s for s in seen if not s[3]]
+    step = max(1, len(open_positions) / positions)
+    scored = [open_positions[int(i * step)] for i in range(min(positions, len(open_positions)))]
+    return [(p, b, index) for p, b, _, _ in scored], winner == 0, timings
+
+
+def brier(pairs):
+    return sum((p - y) ** 2 for p, y in pairs) / len(pairs)
+
+
+def report(results):
+    positions = [(p, b, won, match) for scored, won, _ in results for p, b, match in scored]
+    outcome = [1.0 if won else 0.0 for *_, won, _ in positions]
+    model = brier([(p, y) for (p, *_), y in zip(positions, outcome)])
+    base = brier([(b, y) for (_, b, *_), y in zip(positions, outcome)])
+    print(f"{len(results)} matches, {len(positions)} positions scored")
+    print(f"Brier: estimator {model:.4f}, baseline {base:.4f}, 50 % forecast {brier([(0.5, y) for y in outcome]):.4f}")
+    print("decile     positions  matches  predicted  observed  gap")
+    judged_ok, judged_count = True, 0
+    for decile in range(10):
+        rows = [(p, y, match) for (p, _, _, match), y in zip(positions, outcome)
+                if min(int(p * 10), 9) == decile]
+        if not rows:
+            print(f"{decile / 10:.1f}-{(decile + 1) / 10:.1f}    {0:>9}")
+            continue
+        predicted = sum(r[0] for r in rows) / len(rows)
+        observed = sum(r[1] for r in rows) / len(rows)
+        matches = len({r[2] for r in rows})
+        judged = len(rows) >= ENOUGH_POSITIONS and matches >= ENOUGH_MATCHES
+        gap = abs(predicted - observed)
+        judged_ok &= not judged or gap <= 0.05
+        judged_count += judged
+        mark = ("ok" if gap <= 0.05 else "OFF") if judged else "(few)"
+        print(f"{decile / 10:.1f}-{(decile + 1) / 10:.1f}    {len(rows):>9}  {matches:>7}  {predicted:>9.3f}  "
+              f"{observed:>8.3f}  {gap * 100:4.1f} pts {mark}")
+    # Wall time of each call on a shared machine: a call the scheduler paused shows in the tail.
+    timings = sorted(t for *_, match_timings in results for t in match_timings)
+    quantile = lambda q: timings[int(q * (len(timings) - 1))] * 1e6  # noqa: E731
+    print(f"time per estimate: {len(timings)} estimates, mean {sum(timings) / len(timings) * 1e6:.0f} µs, "
+          f"median {quantile(0.5):.0f} µs, p99 {quantile(0.99):.0f} µs, max {timings[-1] * 1e6:.0f} µs")
+    print("verdict:", "beats both" if model < base and model < 0.25 else "does NOT beat both", ";",
+          f"{judged_count} deciles judged,",
+          "each within 5 points" if judged_ok else "some off by more than 5 points")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", choices=("aquawar", "miracle"), required=True)
+    parser.add_argument("--matches", type=int, default=1000)
+    parser.add_argument("--positions", type=int, default=60)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--first", type=int, default=0,
+                        help="seeds from CALIBRATION_SEEDS + FIRST: fresh matches to check a model revised after a run")
+    parser.add_argument("--out", help="also write each match's result to this file (JSON lines) as it ends")
+    parser.add_argument("--report", help="only report on the results a run wrote with --out")
+    args = parser.parse_args(argv)
+    if args.report:
+        with open(args.report, encoding="utf-8") as lines:
+            report([json.loads(line) for line in lines])
+        return
+    started = time.perf_counter()
+    results = []
+    out = open(args.out, "w", encoding="utf-8") if args.out else None
+    with Pool(args.jobs) as pool:
+        for result in pool.imap_unordered(_play, [(args.game, i, args.positions, args.first) for i in range(args.matches)]):
+            results.append(result)
+            if out:
+                out.write(json.dumps(result) + "\n")
+                out.flush()
+    print(f"{args.game}: {time.perf_counter() - started:.0f} s")
+    report(results)
+
+
+if __name__ == "__main__":
+    main()

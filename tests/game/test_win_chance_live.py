@@ -1,0 +1,163 @@
+"""Spectators' live win chances (game/programs/winchances.py): estimated off the web process once per
+version, cached, pushed to spectators' sockets and pages, and never to a player of the live match."""
+import asyncio
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.core.cache import cache
+
+from game import games, services
+from game.live import frames
+from game.models import Match
+from game.programs import dispatch, runner, winchances
+from game.programs.worker import BotWorker
+
+from tests.accounts import client_for
+
+from .helpers import HOST_TEAMS, live_match, open_socket
+from .leaks import check_win_chance_hidden, check_win_chance_html_hidden
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    """How often Aquawar's estimator is asked (it runs as it would)."""
+    game = games.get("aquawar")
+    calls = []
+    estimate = game.win_chance
+    monkeypatch.setattr(game, "win_chance", lambda state: calls.append(1) or estimate(state))
+    return calls
+
+
+@pytest.mark.django_db
+def test_it_estimates_each_version_once(host, guest, counted):
+    match = live_match(host, guest)
+    first = winchances.estimate(match.pk)
+    assert winchances.estimate(match.pk) == first
+    assert len(counted) == 1
+    services.apply_command(match.pk, host, "h", match.version, HOST_TEAMS[1])
+    winchances.estimate(match.pk)
+    winchances.estimate(match.pk)
+    assert len(counted) == 2
+    match.refresh_from_db()
+    state = games.get("aquawar").load(match.state)
+    assert frames.win_chance(match, None) == round(games.get("aquawar").win_chance(state), 3)
+
+
+@pytest.mark.django_db
+def test_it_estimates_no_match_that_is_not_live(host, guest, counted):
+    match = live_match(host, guest)
+    services.resign(match, host)
+    assert winchances.estimate(match.pk) is None
+    assert counted == []
+
+
+@pytest.mark.django_db
+def test_a_spectator_alone_is_given_the_chance_while_the_match_is_live(host, guest):
+    match = live_match(host, guest)
+    winchances.estimate(match.pk)
+    assert frames.win_chance(match, None) is not None
+    assert frames.win_chance(match, 0) is None and frames.win_chance(match, 1) is None
+    assert "win_chance" in frames.payload(match, None)
+    for seat in (0, 1):
+        check_win_chance_hidden({"type": "state", **frames.payload(match, seat)}, seat)
+
+
+@pytest.mark.django_db
+def test_every_change_asks_a_worker_for_an_estimate(host, guest, settings, monkeypatch, django_capture_on_commit_callbacks):
+    settings.WIN_CHANCES = True
+    settings.BOT_WORKERS = "external"
+    asked = []
+    monkeypatch.setattr(dispatch, "request_win_chance", asked.append)
+    with django_capture_on_commit_callbacks(execute=True):
+        match = live_match(host, guest)
+        services.apply_command(match.pk, host, "h", match.version, HOST_TEAMS[1])
+    assert asked == [match.pk] * 2  # joined (the match went live), picked
+
+
+@pytest.mark.django_db
+def test_inline_the_estimate_runs_in_a_worker_thread(host, guest, settings, monkeypatch, django_capture_on_commit_callbacks):
+    settings.WIN_CHANCES = True
+    settings.BOT_WORKERS = "inline"
+    submitted = []
+    monkeypatch.setattr(runner, "run_soon", lambda job, *args: submitted.append((job, args)))
+    with django_capture_on_commit_callbacks(execute=True):
+        match = live_match(host, guest)
+    assert submitted[-1] == (winchances.estimate_job, (match.pk,))
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_worker_estimates_on_a_win_chance_message(host, guest):
+    match = await database_sync_to_async(live_match)(host, guest)
+    worker = BotWorker(get_channel_layer())
+    worker.slots = asyncio.Semaphore(1)
+    await worker.slots.acquire()
+    await worker.settle({"type": "win_chance", "match_id": match.pk})
+    fresh = await database_sync_to_async(Match.objects.get)(pk=match.pk)
+    assert frames.win_chance(fresh, None) is not None
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_spectators_sockets_get_the_chance_and_players_sockets_do_not(host, guest):
+    match = await database_sync_to_async(live_match)(host, guest)
+    player = await open_socket(match.pk, host)
+    spectator = await open_socket(match.pk, address="10.0.0.9")
+    player_page = await open_socket(match.pk, host, html=True)
+    spectator_page = await open_socket(match.pk, address="10.0.0.8", html=True)
+    try:
+        for socket in (player, spectator):
+            await socket.hello()
+        chance = await database_sync_to_async(winchances.estimate)(match.pk)
+        pushed = await spectator.receive_until(lambda f: f["type"] == "win_chance")
+        assert pushed[-1] == {"type": "win_chance", "version": match.version, "host": chance}
+        drawn = await spectator_page.receive_until(lambda f: f.startswith('<div id="win-chance-value"'))
+        assert f"host {round(chance * 100)} %" in drawn[-1] and 'hx-swap-oob="true"' in drawn[-1]
+        for socket in (player, player_page):
+            # Presence news (the spectators arrived) and nothing else: scanned below.
+            while not await socket.nothing_more():
+                await socket.receive()
+        # A spectator who arrives now is given it in its snapshot and its page.
+        late = await open_socket(match.pk, address="10.0.0.7")
+        assert (await late.hello())[-1]["win_chance"] == chance
+        await late.disconnect()
+    finally:
+        for socket in (player, spectator, player_page, spectator_page):
+            await socket.disconnect()
+    for text in player.frames:
+        check_win_chance_hidden(json.loads(text), 0)
+    for text in player_page.frames:
+        check_win_chance_html_hidden(text, 0, live=True)
+    assert any("win-chance" in text for text in spectator_page.frames)
+
+
+@pytest.mark.django_db
+def test_the_match_page_draws_the_bar_for_spectators_only(host, guest, outsider):
+    match = live_match(host, guest)
+    assert "Estimating" in client_for(outsider).get(f"/match/{match.pk}/").content.decode()
+    winchances.estimate(match.pk)
+    chance = frames.win_chance(match, None)
+    page = client_for(outsider).get(f"/match/{match.pk}/").content.decode()
+    assert f"host {round(chance * 100)} %" in page and 'class="win-chance"' in page
+    for player in (host, guest):
+        check_win_chance_html_hidden(client_for(player).get(f"/match/{match.pk}/").content.decode(), 0, live=True)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_spectators_bar_says_the_match_is_over_once_it_is(host, guest):
+    match = await database_sync_to_async(live_match)(host, guest)
+    page = await open_socket(match.pk, address="10.0.0.6", html=True)
+    try:
+        await page.receive_until(lambda f: 'id="win-chance-value"' in f)
+        await database_sync_to_async(services.resign)(match, host)
+        redrawn = await page.receive_until(lambda f: "The match is over" in f)
+        assert "host " not in redrawn[-1].split('id="win-chance-value"')[1]
+    finally:
+        await page.disconnect()

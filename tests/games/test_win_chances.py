@@ -1,0 +1,120 @@
+"""The win-chance estimators (game/games/*/winchance.py): public information only, and sane.
+
+The swap tests change what a spectator may not know — an Aquawar side's unrevealed species, its
+Mimic's copy, its ATK; a 神迹之战 deck before both are in — and check that the spectator's view is
+the same, the full view is not, and the estimate, asked through the platform's interface
+(``Game.win_chance(state)``), is the very same number.
+"""
+import random
+
+import pytest
+
+from game import games
+from game.games.aquawar import engine as aquawar
+from game.games.aquawar import winchance as aquawar_chances
+from game.games.aquawar.engine.randomplay import players_to_move
+from game.games.miracle import engine as miracle
+from game.games.miracle import winchance as miracle_chances
+
+TEAM_A = {"pick": ["archerfish", "octopus", "great_white_shark", "sunfish"]}
+TEAM_B = {"pick": ["sea_wolf", "pufferfish", "mimic_fish", "manta_ray"], "mimic": "clownfish"}
+
+
+def aquawar_after_picks(guest_team, seed=5):
+    state = aquawar.new_match(seed, first_mover=0)
+    state, _ = aquawar.apply(state, 0, TEAM_A)
+    state, _ = aquawar.apply(state, 1, guest_team)
+    return state
+
+
+def aquawar_played(seed, commands):
+    """A match from ``seed`` after ``commands`` random legal commands (a fixed random game)."""
+    rng = random.Random(seed)
+    state = aquawar.new_match(seed)
+    for _ in range(commands):
+        player = players_to_move(state)[0]
+        state, _ = aquawar.apply(state, player, rng.choice(aquawar.legal_commands(state, player)), in_place=True)
+    return state
+
+
+def hide_otherwise(state, side):
+    """``state`` with ``side``'s hidden parts changed: two unrevealed fish trade species (and their
+    places in the pick), a hidden Mimic copies another species, and every fish's ATK differs."""
+    data = state.to_json()
+    team = data["teams"][side]
+    hidden = [i for i, fish in enumerate(team) if not fish["revealed"]]
+    assert len(hidden) >= 2, "the scenario needs two unrevealed fish"
+    a, b = hidden[:2]
+    team[a]["species"], team[b]["species"] = team[b]["species"], team[a]["species"]
+    team[a]["mimic_of"], team[b]["mimic_of"] = team[b]["mimic_of"], team[a]["mimic_of"]
+    pick = data["picks"][side]
+    pick["fish"][a], pick["fish"][b] = pick["fish"][b], pick["fish"][a]
+    for fish in team:
+        fish["atk"] += 17
+        if fish["species"] == "mimic_fish" and not fish["revealed"]:
+            other = next(s for s in aquawar.SPECIES if s not in pick["fish"] and s != fish["mimic_of"])
+            fish["mimic_of"] = pick["mimic"] = other
+    return aquawar.MatchState.from_json(data)
+
+
+def test_it_gives_the_same_aquawar_chance_whatever_the_hidden_team_is():
+    game = games.get("aquawar")
+    first, second = aquawar_after_picks(TEAM_A), aquawar_after_picks(TEAM_B)
+    assert aquawar.view(first, "all") != aquawar.view(second, "all")
+    assert aquawar.view(first, "spectator") == aquawar.view(second, "spectator")
+    assert game.win_chance(first) == game.win_chance(second)
+
+
+@pytest.mark.parametrize("seed", [2, 8, 13])
+def test_it_gives_the_same_aquawar_chance_mid_match_whatever_is_hidden(seed):
+    game = games.get("aquawar")
+    state = aquawar_played(seed, 40)
+    assert state.phase in ("assert", "act")
+    for side in (0, 1):
+        swapped = hide_otherwise(state, side)
+        assert aquawar.view(swapped, "all") != aquawar.view(state, "all")
+        assert aquawar.view(swapped, "spectator") == aquawar.view(state, "spectator")
+        assert game.win_chance(swapped) == game.win_chance(state)
+
+
+def miracle_with_host_deck(deck):
+    state = miracle.new_match(4)
+    state, _ = miracle.apply(state, 0, {"deck": deck})
+    return state
+
+
+def test_it_gives_the_same_miracle_chance_whatever_the_deck_before_both_are_in():
+    game = games.get("miracle")
+    first = miracle_with_host_deck({"artifact": "holy_light", "creatures": ["swordsman", "archer", "priest"]})
+    second = miracle_with_host_deck({"artifact": "inferno_flame", "creatures": ["black_bat", "frost_dragon", "volcano_dragon"]})
+    assert miracle.view(first, "all") != miracle.view(second, "all")
+    assert miracle.view(first, "spectator") == miracle.view(second, "spectator")
+    assert game.win_chance(first) == game.win_chance(second)
+
+
+def test_the_aquawar_chance_follows_the_public_hp():
+    state = aquawar_after_picks(TEAM_B)
+    even = aquawar_chances.estimate(aquawar.view(state, "spectator"))
+    state.teams[1][0].hp = 100
+    ahead = aquawar_chances.estimate(aquawar.view(state, "spectator"))
+    state.teams[0][0].hp, state.teams[1][0].hp = 100, 400
+    behind = aquawar_chances.estimate(aquawar.view(state, "spectator"))
+    assert behind < even < ahead
+
+
+def test_the_miracle_chance_follows_the_miracles_hp():
+    state = miracle_with_host_deck({"artifact": "holy_light", "creatures": ["swordsman", "archer", "priest"]})
+    state, _ = miracle.apply(state, 1, {"deck": {"artifact": "holy_light", "creatures": ["swordsman", "archer", "priest"]}})
+    even = miracle_chances.estimate(miracle.view(state, "spectator"))
+    state.miracle_hp[1] = 8
+    assert miracle_chances.estimate(miracle.view(state, "spectator")) > even + 0.2
+    state.miracle_hp[0], state.miracle_hp[1] = 8, 30
+    assert miracle_chances.estimate(miracle.view(state, "spectator")) < even - 0.2
+
+
+@pytest.mark.parametrize("engine, chances", [(aquawar, aquawar_chances), (miracle, miracle_chances)])
+def test_a_finished_match_has_its_winner_for_certain(engine, chances):
+    state = engine.new_match(6)
+    for seat in (0, 1):
+        over, _ = engine.resign(state, seat, "resign")
+        assert chances.estimate(engine.view(over, "spectator")) == (1.0 if seat == 1 else 0.0)

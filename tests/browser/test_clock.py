@@ -39,7 +39,9 @@ def test_the_player_who_runs_out_of_time_loses(browser, live_server_url, screens
         assert clock_of(page, 0).count() == clock_of(page, 1).count() == 1
 
     start = seconds_left(guest, 1)
-    assert PICK_SECONDS - 5 <= start <= PICK_SECONDS
+    # More than the 30 s a decision gets is the pick's own allowance; the slack below it is the time a
+    # loaded machine takes to open the three pages after the pick's clock started.
+    assert max(SECONDS, PICK_SECONDS - 20) < start <= PICK_SECONDS
     guest.wait_for_function(
         "s => Number(document.querySelector(\".team[data-side='1'] .clock-time\").textContent.split(':')[1]) < s",
         arg=start,

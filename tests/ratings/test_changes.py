@@ -1,7 +1,7 @@
 """A rated match changes both ratings once, in the transaction that ends it; nothing else does."""
 import pytest
 
-from game import services
+from game import games, services
 from game.models import Match
 from game.programs.seats import bot_account, start_vs_computer
 from game.services import ServiceError
@@ -104,9 +104,11 @@ def test_a_programs_rated_match_against_a_built_in_level_moves_only_the_program(
     match = start_vs_computer(host, "expert", program=True, rated=True)
     assert match.rated
     reference = rating_of(match.guest, "aquawar")
-    assert (reference.rating, reference.deviation) == (2000, 50)  # the strongest of three levels
+    # The expert's measured rating (bots/level_ratings.json), known: the small deviation.
+    measured = games.get("aquawar").level_ratings["expert"]
+    assert (reference.rating, reference.deviation) == (measured, 50)
     services.forfeit(match.pk, host, "illegal")
-    assert rating_of(match.guest, "aquawar").rating == 2000
+    assert rating_of(match.guest, "aquawar").rating == measured
     assert rating_of(match.guest, "aquawar").played == 1
     assert rating_of(host, "aquawar").rating < 1500
     assert RatingChange.objects.filter(match=match).count() == 1

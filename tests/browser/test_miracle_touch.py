@@ -73,8 +73,12 @@ def test_a_phone_pinches_and_drags_the_miracle_map(browser, live_server_url, scr
     # Each of the computer's commands redraws the map: touch it once the computer waits for us.
     page.wait_for_selector("#match-status[data-your-move=true]")
     page.wait_for_selector(".hexmap", state="visible")
-    page.locator(".hexmap").scroll_into_view_if_needed()
-    box = page.locator(".hexmap").bounding_box()
+    # In one step in the page: a redraw (a presence or clock frame) between a scroll and a measure
+    # detached the element Playwright had found ("Element is not attached to the DOM").
+    box = page.evaluate(
+        "() => { const map = document.querySelector('.hexmap'); map.scrollIntoView({block: 'center'});"
+        " const r = map.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; }"
+    )
     cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     cdp = page.context.new_cdp_session(page)
 

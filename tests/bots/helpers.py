@@ -4,6 +4,7 @@ import asyncio
 import importlib.util
 import json
 import random
+import time
 import sys
 from pathlib import Path
 
@@ -186,3 +187,11 @@ class InProcess:
         if self.dropped.is_set():
             raise ConnectionClosedError(None, None)
         await self.socket.communicator.send_to(text_data=text)
+
+
+def wait_for(predicate, seconds=15):
+    """Poll ``predicate`` until it holds; fail the test after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)

@@ -14,18 +14,11 @@ from game.models import Match, MatchEvent
 from tests.game.helpers import open_socket
 from tests.game.leaks import fielded_by, hidden_from, leaked, named_by
 
-from .helpers import play_out
+from .helpers import play_out, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PICK = {"pick": ["archerfish", "pufferfish", "electric_eel", "sunfish"]}
-
-
-def wait_for(predicate, seconds=15):
-    deadline = time.monotonic() + seconds
-    while not predicate():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
 
 
 def version_of(match_id):

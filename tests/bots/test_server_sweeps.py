@@ -5,7 +5,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from datetime import timedelta
 from pathlib import Path
 
@@ -15,7 +14,8 @@ from django.utils import timezone
 from game.models import Match
 from game.programs import runner, seats
 
-from .test_workers import database_url, wait_for
+from .helpers import wait_for
+from .test_workers import database_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

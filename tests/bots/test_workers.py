@@ -20,6 +20,8 @@ from game.programs import dispatch, runner, seats
 from game.programs.models import BotSeat
 from tests.game.helpers import open_socket
 
+from .helpers import wait_for
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,13 +40,6 @@ def redis_up():
         return redis.Redis.from_url(WORKER_REDIS, socket_connect_timeout=1).ping()
     except Exception:
         return False
-
-
-def wait_for(predicate, seconds=60):
-    deadline = time.monotonic() + seconds
-    while not predicate():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.05)
 
 
 def version_of(match_id):
@@ -124,7 +119,7 @@ def test_a_decision_lost_with_its_worker_is_made_at_the_takeover(host, settings,
     assert cache.add(f"bot-decision:{match.pk}:{before}:1", True, timeout=0.4)
     runner.settle(match.pk)
     assert version_of(match.pk) == before, "a runner thought about a decision another one holds"
-    wait_for(lambda: BotSeat.objects.get(match=match).deadline is not None)
+    wait_for(lambda: BotSeat.objects.get(match=match).deadline is not None, seconds=60)
     time.sleep(0.7)
     assert match.pk in runner.sweep()
     assert version_of(match.pk) == before + 1
@@ -159,9 +154,9 @@ def test_a_worker_process_makes_the_move_and_the_serving_process_decides_nothing
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
     try:
-        wait_for(dispatch.available)
+        wait_for(dispatch.available, seconds=60)
         match = seats.start_vs_computer(host, "greedy")
-        wait_for(lambda: version_of(match.pk) > match.version)
+        wait_for(lambda: version_of(match.pk) > match.version, seconds=60)
         move = MatchEvent.objects.get(match=match, version=match.version + 1)
         assert (move.seat, move.client_id) == (1, f"bot:{match.version}")
     finally:

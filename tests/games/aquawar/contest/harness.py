@@ -116,12 +116,19 @@ def scan_received(texts, seat, steps, final_version):
         events_so_far += events
         seen = engine.view(state, "all")
         secrets[version] = hidden_from(seen, seat) - named_by(events_so_far) - fielded_by(seen, seat)
+    frames = [json.loads(text) for text in texts]
+    # The socket's last catch-up (its versions, then a state) may come once the match is over: every
+    # version it names is then shown as everyone may see it. It begins after the last state of a
+    # version the match was still live at.
+    live_until = max(
+        (i for i, f in enumerate(frames) if f.get("type") in ("state", "snapshot") and (f.get("version") or 0) < final_version),
+        default=-1,
+    )
     scanned = 0
-    for text in texts:
-        frame = json.loads(text)
+    for index, (text, frame) in enumerate(zip(texts, frames)):
         version = frame.get("version")
-        if version is None or version >= final_version:
-            continue  # seat frames (no version), and the last version: shown to all, the match is over
+        if version is None or version >= final_version or index > live_until:
+            continue  # seat frames (no version), and the last catch-up: shown to all, the match is over
         scan_json([text], seat, secrets[version])
         scanned += len(secrets[version])
     return scanned

@@ -11,15 +11,6 @@ SECONDS = 30
 PICK_SECONDS = 60
 
 
-def clock_of(page, side):
-    return page.locator(f".team[data-side='{side}'] .clock")
-
-
-def seconds_left(page, side):
-    minutes, seconds = clock_of(page, side).locator(".clock-time").inner_text().split(":")
-    return int(minutes) * 60 + int(seconds)
-
-
 def test_the_player_who_runs_out_of_time_loses(browser, live_server_url, screenshot_dir):
     host = ui.new_page(browser, live_server_url, width=1280)
     guest = ui.new_page(browser, live_server_url, width=360, height=780)
@@ -36,9 +27,9 @@ def test_the_player_who_runs_out_of_time_loses(browser, live_server_url, screens
         ui.wait_live(page)
         assert "30 s per decision" in page.inner_text(".match-time-control")
         # Both owe a pick: both clocks run, on every page.
-        assert clock_of(page, 0).count() == clock_of(page, 1).count() == 1
+        assert ui.clock_of(page, 0).count() == ui.clock_of(page, 1).count() == 1
 
-    start = seconds_left(guest, 1)
+    start = ui.seconds_left(guest, 1)
     # More than the 30 s a decision gets is the pick's own allowance; the slack below it is the time a
     # loaded machine takes to open the three pages after the pick's clock started.
     assert max(SECONDS, PICK_SECONDS - 20) < start <= PICK_SECONDS
@@ -52,10 +43,10 @@ def test_the_player_who_runs_out_of_time_loses(browser, live_server_url, screens
     host.wait_for_selector("text=Your team is locked in")
     for page in (host, guest, watcher):
         page.wait_for_function("() => document.querySelectorAll('#match-board .clock').length === 1")
-        assert clock_of(page, 1).count() == 1
+        assert ui.clock_of(page, 1).count() == 1
     # The one who owes the pick has their clock beside the form as well.
     assert guest.locator(".controls-clock .clock").count() == 1 and host.locator(".controls-clock").count() == 0
-    assert seconds_left(host, 1) < start
+    assert ui.seconds_left(host, 1) < start
     ui.shoot(host, screenshot_dir, "match-clock-1280")
     ui.shoot(guest, screenshot_dir, "match-clock-360")
 

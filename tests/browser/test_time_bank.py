@@ -6,15 +6,6 @@ from . import ui
 ui.skip_without_a_browser()
 
 
-def clock_of(page, side):
-    return page.locator(f".team[data-side='{side}'] .clock")
-
-
-def seconds_left(page, side):
-    minutes, seconds = clock_of(page, side).locator(".clock-time").inner_text().split(":")
-    return int(minutes) * 60 + int(seconds)
-
-
 def test_a_bank_ticks_for_the_mover_only_and_your_games_says_whose_move(browser, live_server_url, screenshot_dir):
     host = ui.new_page(browser, live_server_url, width=1280)
     guest = ui.new_page(browser, live_server_url, width=360, height=780)
@@ -28,7 +19,7 @@ def test_a_bank_ticks_for_the_mover_only_and_your_games_says_whose_move(browser,
         ui.wait_live(page)
         assert "3 min + 5 s per decision" in page.inner_text(".match-time-control")
         # The pick runs on its own allowance (a minute), not on the three-minute bank.
-        assert 0 < seconds_left(page, 0) <= 60
+        assert 0 < ui.seconds_left(page, 0) <= 60
     ui.pick_any(host)
     ui.pick_any(guest)
     for page in (host, guest):
@@ -43,9 +34,9 @@ def test_a_bank_ticks_for_the_mover_only_and_your_games_says_whose_move(browser,
             "s => document.querySelector(\".team[data-side='\" + s + \"'] .clock[data-deadline]\")", arg=side
         )
         # The other side's bank stands still, whole: no deadline to tick towards.
-        assert clock_of(page, 1 - side).get_attribute("data-deadline") is None
-        assert clock_of(page, 1 - side).locator(".clock-time").inner_text() == "3:00"
-    start = seconds_left(waiter, side)
+        assert ui.clock_of(page, 1 - side).get_attribute("data-deadline") is None
+        assert ui.clock_of(page, 1 - side).locator(".clock-time").inner_text() == "3:00"
+    start = ui.seconds_left(waiter, side)
     # The bank (3:00), not a pick's minute; what went by depends on how busy the machine is.
     assert 120 < start <= 180
     waiter.wait_for_function(

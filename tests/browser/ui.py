@@ -216,3 +216,13 @@ def play_one_step(page, keys=False):
     else:
         return False
     return True
+
+
+def clock_of(page, side):
+    """The clock on ``side``'s team of the match page."""
+    return page.locator(f".team[data-side='{side}'] .clock")
+
+
+def seconds_left(page, side):
+    minutes, seconds = clock_of(page, side).locator(".clock-time").inner_text().split(":")
+    return int(minutes) * 60 + int(seconds)

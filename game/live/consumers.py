@@ -370,6 +370,8 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
         spectators, players = self.counts(match)
         with translation.override(self.language):
             entries = self.log_book.entries(fanout.versions(match, seat, self.version))
+            if match.status != self.last_sent[1]:
+                entries += presenter.called_off(match)
             # The page's forms are built from a payload of its own (the cached parts are shared).
             ctx = presenter.context(self.game, frames.payload(match, seat), spectators, self.log_book.marks, players)
             # The history links change with the status only (the match went live, say).

@@ -148,9 +148,21 @@ def how_to_play_url(game):
 
 
 def full_log(match, seat):
-    """A fresh log book that has read every version, and the lines it wrote."""
+    """A fresh log book that has read every version, and the lines it wrote (with the line of a
+    called-off match, which no game event tells)."""
     book = match.game_object.web.log_book(frames.audience_for(match, seat), frames.players(match))
-    return book, book.entries(frames.versions(match, seat, 0))
+    return book, book.entries(frames.versions(match, seat, 0)) + called_off(match)
+
+
+def called_off(match):
+    """The log's last line when the match ended without a result: [] while it did not."""
+    texts = {
+        "aborted": _("This match was aborted: nobody won and nothing is counted."),
+        "cancelled": _("This match was cancelled."),
+    }
+    if match.status not in texts:
+        return []
+    return [{"version": match.version, "text": texts[match.status], "kind": "called-off", "images": []}]
 
 
 def render_parts(ctx, parts=PARTS, oob=True):

@@ -14,10 +14,14 @@ from .engine.turns import max_mana_gain
 from .texts import artifact_name, creature_name
 
 
-def tones(seat):
-    """Side -> "a" (the viewer's own, or the host's to a spectator) or "b"."""
-    mine = 0 if seat is None else seat
-    return {mine: "a", 1 - mine: "b"}
+# One identity per player on every page, as the platform's status line draws them: the host (seat 0)
+# is "a" (blue, solid circle, ●), the guest "b" (orange, dashed diamond, ◆), whoever looks.
+TONES = {0: "a", 1: "b"}
+
+
+def live(payload):
+    """Whether anything may still act: a finished or aborted match shows no "can act" mark."""
+    return payload["status"] == "live"
 
 
 def flipped(seen, seat):
@@ -34,7 +38,7 @@ def next_mana(seen, side):
     return seen["max_mana"][side] + max_mana_gain(rule, side, turn)
 
 
-def unit_label(unit, own):
+def unit_label(unit, own, acting=True):
     words = {"type": creature_name(unit["type"]), "level": unit["level"], "hp": unit["hp"],
              "max": unit["max_hp"], "atk": unit["atk"]}
     text = (_("Your %(type)s (L%(level)s): HP %(hp)s/%(max)s, ATK %(atk)s") if own
@@ -43,12 +47,12 @@ def unit_label(unit, own):
         text += " · " + _("holy shield")
     if unit["atk"] > unit["base_atk"]:
         text += " · " + _("attack raised")
-    if own and unit["can_act"]:
+    if own and acting and unit["can_act"]:
         text += " · " + _("can act")
     return text
 
 
-def _tokens(seen, seat, flip, tone):
+def _tokens(seen, seat, flip, acting):
     grounds = {mapdraw.key(u["at"]) for u in seen["units"] if not u["flying"]}
     airs = {mapdraw.key(u["at"]) for u in seen["units"] if u["flying"]}
     out = []
@@ -61,9 +65,9 @@ def _tokens(seen, seat, flip, tone):
         own = unit["camp"] == seat
         out.append({
             **unit, "cell": cell, "x": round(x + dx, 2), "y": round(y + dy, 2), "scale": 0.65 if shared else 1,
-            "tone": tone[unit["camp"]], "own": own, "image": cards.image(unit["type"]),
+            "tone": TONES[unit["camp"]], "own": own, "can_act": acting and unit["can_act"], "image": cards.image(unit["type"]),
             "symbol": cards.symbol(unit["type"]), "stars": range(unit["level"]),
-            "aura": unit["atk"] > unit["base_atk"], "label": unit_label(unit, own),
+            "aura": unit["atk"] > unit["base_atk"], "label": unit_label(unit, own, acting),
         })
     return out
 
@@ -72,32 +76,31 @@ def board(payload, marks, seats):
     seen = payload["view"]
     seat = payload["seat"]
     flip = flipped(seen, seat)
-    tone = tones(seat)
     marked = (marks or {}).get("cells", {})
     spawns = {}
     if seen:
         for side in (0, 1):
             for cell in seen["spawn_points"][side]:
-                spawns[mapdraw.key(cell)] = tone[side]
+                spawns[mapdraw.key(cell)] = TONES[side]
     cells = [{**c, "spawn": spawns.get(c["key"]), "marks": marked.get(c["key"], [])} for c in mapdraw.CELLS[flip]]
     out = {
         "view_box": mapdraw.VIEW_BOX, "hex": mapdraw.HEX_POINTS, "cells": cells, "flipped": flip,
         "miracles": [], "garrisons": [], "units": [], "paths": [],
-        "trail_tone": tone.get((marks or {}).get("player")),
+        "trail_tone": TONES.get((marks or {}).get("player")),
     }
     for path in (marks or {}).get("paths", []):
         out["paths"].append(" ".join("%s,%s" % mapdraw.centre(c, flip) for c in path))
     for index, key in enumerate(mapdraw.GARRISONS):
         owner = seen["garrisons"][index] if seen else None
         x, y = mapdraw.centre([int(v) for v in key.split(",")], flip)
-        out["garrisons"].append({"x": x, "y": y, "tone": tone.get(owner, "none"), "owner": owner})
+        out["garrisons"].append({"x": x, "y": y, "tone": TONES.get(owner, "none"), "owner": owner})
     if not seen:
         return out
     for side in (0, 1):
         x, y = mapdraw.centre(seen["miracles"][side], flip)
-        out["miracles"].append({"x": x, "y": y, "hp": max(0, seen["miracle_hp"][side]), "tone": tone[side],
+        out["miracles"].append({"x": x, "y": y, "hp": max(0, seen["miracle_hp"][side]), "tone": TONES[side],
                                 "label": seats[side]["label"], "key": mapdraw.key(seen["miracles"][side])})
-    out["units"] = _tokens(seen, seat, flip, tone)
+    out["units"] = _tokens(seen, seat, flip, live(payload))
     return out
 
 
@@ -112,14 +115,13 @@ def sides(payload, seats):
     """One strip per side, the viewer's own below the map: mana, units per type, the artifact."""
     seen = payload["view"]
     seat = payload["seat"]
-    tone = tones(seat)
     # Below the map, the side whose miracle is drawn at the bottom: the viewer's own, or to a
     # spectator the first mover's (map side 0).
     bottom = seat if seat is not None else seen["first_mover"] if seen else 0
     out = {}
     for side, where in ((1 - bottom, "top"), (bottom, "bottom")):
-        strip = {"side": side, "tone": tone[side], "own": side == seat, "label": seats[side]["label"],
-                 "clock": seats[side]["clock"], "to_move": bool(seen) and side in seen["to_move"]}
+        strip = {"side": side, "tone": TONES[side], "own": side == seat, "label": seats[side]["label"],
+                 "clock": seats[side]["clock"], "to_move": bool(seen) and live(payload) and side in seen["to_move"]}
         if seen:
             artifact = seen["artifacts"][side]
             strip.update({

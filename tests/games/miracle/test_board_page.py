@@ -26,9 +26,9 @@ def payload(state, seat, status="live"):
             "rematch": None, "clock": {"deadlines": [None, None], "server_time": 0}}
 
 
-def render(state, seat, marks=None):
+def render(state, seat, marks=None, status="live"):
     seats = [{"label": name, "clock": None} for name in ("ann", "bob")]
-    data = payload(state, seat)
+    data = payload(state, seat, status)
     context = {**GAME.web.page_context(data, marks or {}, seats), "payload": data}
     return {part: render_to_string(GAME.web.templates[part], context) for part in ("status", "board", "controls")}
 
@@ -107,7 +107,7 @@ def test_each_player_sees_their_own_miracle_at_the_bottom(first_mover):
     state = start(first_mover=first_mover)
     for seat in (0, 1):
         board = render(state, seat)["board"]
-        own, other = centre_of(board, "a"), centre_of(board, "b")
+        own, other = centre_of(board, "ab"[seat]), centre_of(board, "ab"[1 - seat])
         assert own[1] > other[1], (seat, own, other)
     spectator = render(state, None)["board"]
     # A spectator: the first mover's side (map side 0) at the bottom, drawn as side "a" when seat 0,
@@ -137,7 +137,7 @@ def test_the_other_sides_last_turn_is_lit_on_the_board():
     board = render(state, 1, {"player": 0, "cells": {key: ["summon"]}, "paths": [[[-4, 4, 0], [-3, 3, 0]]]})["board"]
     lit = board.split(f'data-cell="{key}"', 1)[0].rsplit("<use", 1)[1]
     assert "hex--summon" in lit
-    assert 'class="trail-path trail-path--b"' in board
+    assert 'class="trail-path trail-path--a"' in board, "the host's trail in the host's colour"
     assert "%s,%s" % mapdraw.centre([-4, 4, 0], flipped=True) in board
 
 
@@ -160,3 +160,28 @@ def test_a_miracle_struck_below_zero_reads_zero_on_the_board():
     drawn = render(state, 0)["board"]
     assert re.findall(r'class="miracle-hp"[^>]*>(-?\d+)<', drawn) == ["30", "0"]
     assert "bob's miracle: 0/30 HP" in drawn and "-4/30" not in drawn
+
+
+@pytest.mark.parametrize("seat", [0, 1, None])
+def test_each_player_has_one_identity_whoever_looks(seat):
+    """The host is "a" (●, solid circle) and the guest "b" (◆, dashed diamond) on every page, as the
+    platform's status line draws them (issue #29: the guest's page had swapped them)."""
+    state = start(first_mover=1)
+    put(state, 0, "archer", 1, (-3, 3, 0))
+    guest_unit = put(state, 1, "swordsman", 1, (3, -3, 0))
+    page = render(state, seat)
+    board = page["board"]
+    assert re.search(rf'class="token token--b[^"]*"[^>]*data-unit="{guest_unit}"', board)
+    strips = re.findall(r'side-strip side-strip--(\w)[^>]*data-side="(\d)"', board)
+    assert sorted(strips) == [("a", "0"), ("b", "1")]
+    assert re.search(r'team-icon--a[^<]*</span> ann', page["status"])
+
+
+@pytest.mark.parametrize("status", ["finished", "aborted"])
+def test_an_ended_match_shows_nobody_to_move_and_nothing_that_can_act(status):
+    state = start()
+    put(state, 0, "archer", 1, (-3, 3, 0))
+    live = render(state, 0)["board"]
+    assert "token--ready" in live and "side-strip--to-move" in live and "can act" in live
+    over = render(state, 0, status=status)["board"]
+    assert "token--ready" not in over and "side-strip--to-move" not in over and "can act" not in over

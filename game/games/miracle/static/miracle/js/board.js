@@ -132,10 +132,15 @@
     return true;
   }
 
+  // The opponent's strip may hold a card of the same type: only the viewer's own are rung.
+  function ownCard(type) {
+    return document.querySelector('.miracle-board .card--mine[data-card="' + type + '"]');
+  }
+
   function chooseCard(type) {
     var options = play();
     if (!options) return;
-    var card = document.querySelector('.miracle-board .card[data-card="' + type + '"]');
+    var card = ownCard(type);
     if (type === "artifact") {
       if (!options.artifact) { say([text("artifactNotNow")]); return; }
       cancel();
@@ -162,7 +167,7 @@
     var options = play();
     var s = options && options.summons.filter(function (x) { return x.type === type && x.level === level; })[0];
     if (!s) { cancel(); return; }
-    var card = document.querySelector('.miracle-board .card[data-card="' + type + '"]');
+    var card = ownCard(type);
     selection = { kind: "summon", summon: s };
     again = function () { cancel(); chooseLevel(type, level); };
     clearLights();

@@ -11,9 +11,10 @@
   const where = {};
   map.cells.forEach((c) => { where[c.key] = c; });
   const key = (cell) => cell.join(",");
-  // The viewer's own side is "a" (solid circle), the other "b" (dashed diamond); a spectator's "a" is seat 0.
-  const mine = data.seat === null ? 0 : data.seat;
-  const tone = (seat) => (seat === null || seat === undefined ? "none" : seat === mine ? "a" : "b");
+  // One identity per player, as on the match page: the host "a" (solid circle), the guest "b" (dashed diamond).
+  const tone = (seat) => (seat === null || seat === undefined ? "none" : seat === 0 ? "a" : "b");
+  // A last blow may take a miracle below 0; the page says 0, as the match page and the summary do.
+  const hpOf = (view, seat) => Math.max(0, view.miracle_hp[seat]);
 
   // A step is a command; the turn it belongs to is the state before it.
   const steps = frames.map((frame, f) => {
@@ -69,7 +70,7 @@
       el("strong", "strip-name", data.players[seat] || "?"));
     box.append(head);
     const facts = el("ul", "strip-facts");
-    facts.append(el("li", "fact", text.miracle + " " + view.miracle_hp[seat] + "/30"),
+    facts.append(el("li", "fact", text.miracle + " " + hpOf(view, seat) + "/30"),
       el("li", "fact", text.mana + " " + view.mana[seat] + "/" + view.max_mana[seat]));
     box.append(facts);
     const deck = view.decks[seat];
@@ -139,7 +140,7 @@
       const g = svgEl("g", { class: "miracle miracle--" + tone(seat), transform: "translate(" + c.x + " " + c.y + ")" }, dynamic);
       use(text.miracleImage, -9, -10, 18, g);
       svgEl("rect", { class: "miracle-hp-box", x: -6, y: 5.5, width: 12, height: 6, rx: 1.5 }, g);
-      svgEl("text", { class: "miracle-hp", x: 0, y: 10 }, g).textContent = view.miracle_hp[seat];
+      svgEl("text", { class: "miracle-hp", x: 0, y: 10 }, g).textContent = hpOf(view, seat);
     });
     const ground = new Set(view.units.filter((u) => !u.flying).map((u) => key(u.at)));
     const air = new Set(view.units.filter((u) => u.flying).map((u) => key(u.at)));

@@ -44,7 +44,9 @@ MIRACLES = frozenset(key(board.COORDS[c]) for c in board.MIRACLE_CELL)
 
 
 def cells(flipped):
-    """Every cell as ``{"key", "x", "y", "terrain"}``, in the engine's order."""
+    """Every cell as ``{"key", "x", "y", "terrain", "column", "row"}``, in the engine's order. Columns
+    count from the left of the map as drawn, rows from the top of each column (both from 1): how the
+    page names a cell in words."""
     out = []
     for coords in board.COORDS:
         k = key(coords)
@@ -52,6 +54,10 @@ def cells(flipped):
         terrain = "abyss" if k in ABYSS else "miracle" if k in MIRACLES else "ground"
         # ``ix``, ``iy``: the corner of a mark drawn on the cell (an abyss, a spawn point), 12 units wide.
         out.append({"key": k, "x": x, "y": y, "ix": round(x - 6, 2), "iy": round(y - 6, 2), "terrain": terrain})
+    columns = sorted({c["x"] for c in out})
+    for c in out:
+        c["column"] = columns.index(c["x"]) + 1
+        c["row"] = sorted(d["y"] for d in out if d["x"] == c["x"]).index(c["y"]) + 1
     return out
 
 

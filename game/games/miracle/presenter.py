@@ -83,6 +83,7 @@ def board(payload, marks, seats):
             for cell in seen["spawn_points"][side]:
                 spawns[mapdraw.key(cell)] = TONES[side]
     cells = [{**c, "spawn": spawns.get(c["key"]), "marks": marked.get(c["key"], [])} for c in mapdraw.CELLS[flip]]
+    spawn_sides = {mapdraw.key(cell): side for side in (0, 1) for cell in (seen["spawn_points"][side] if seen else [])}
     out = {
         "view_box": mapdraw.VIEW_BOX, "hex": mapdraw.HEX_POINTS, "cells": cells, "flipped": flip,
         "miracles": [], "garrisons": [], "units": [], "paths": [],
@@ -94,14 +95,40 @@ def board(payload, marks, seats):
         owner = seen["garrisons"][index] if seen else None
         x, y = mapdraw.centre([int(v) for v in key.split(",")], flip)
         out["garrisons"].append({"x": x, "y": y, "tone": TONES.get(owner, "none"), "owner": owner})
-    if not seen:
-        return out
-    for side in (0, 1):
-        x, y = mapdraw.centre(seen["miracles"][side], flip)
-        out["miracles"].append({"x": x, "y": y, "hp": max(0, seen["miracle_hp"][side]), "tone": TONES[side],
-                                "label": seats[side]["label"], "key": mapdraw.key(seen["miracles"][side])})
-    out["units"] = _tokens(seen, seat, flip, live(payload))
+    if seen:
+        for side in (0, 1):
+            x, y = mapdraw.centre(seen["miracles"][side], flip)
+            out["miracles"].append({"x": x, "y": y, "hp": max(0, seen["miracle_hp"][side]), "tone": TONES[side],
+                                    "label": seats[side]["label"], "key": mapdraw.key(seen["miracles"][side])})
+        out["units"] = _tokens(seen, seat, flip, live(payload))
+    _name_cells(out, spawn_sides, seat, seats)
     return out
+
+
+def _name_cells(drawn, spawn_sides, seat, seats):
+    """Each cell's name in words, for the keyboard and screen readers: where it is and what is on it
+    ("Column 3, row 5: your spawn point; Your Archer (L1): HP 2/2, ATK 1")."""
+    def whose(side):
+        return seats[side]["label"]
+
+    things = {}
+    for key, side in spawn_sides.items():
+        things.setdefault(key, []).append(
+            _("your spawn point") if side == seat else _("spawn point of %(who)s") % {"who": whose(side)})
+    for g, key in zip(drawn["garrisons"], mapdraw.GARRISONS):
+        things.setdefault(key, []).append(
+            _("Garrison (nobody's yet)") if g["owner"] is None else _("garrison of %(who)s") % {"who": whose(g["owner"])})
+    for m in drawn["miracles"]:
+        things.setdefault(m["key"], []).append(
+            _("%(who)s's miracle: %(hp)s/30 HP") % {"who": m["label"], "hp": m["hp"]})
+    for unit in drawn["units"]:
+        things.setdefault(unit["cell"], []).append(unit["label"])
+    for c in drawn["cells"]:
+        where = _("Column %(column)s, row %(row)s") % c
+        said = things.get(c["key"]) or [_("abyss") if c["terrain"] == "abyss" else _("empty")]
+        if c["terrain"] == "abyss" and c["key"] in things:
+            said = [_("abyss")] + said
+        c["label"] = "%s: %s" % (where, "; ".join(str(t) for t in said))
 
 
 def _pool_rows(pools):
@@ -156,7 +183,7 @@ def play_options(payload):
                     "cells": [mapdraw.key(c) for c in artifact.get("cells", [])],
                     "units": {where[u]: str(u) for u in artifact.get("units", [])}}
     return {
-        "units": units,
+        "units": units, "mana": seen["mana"][payload["seat"]],
         "summons": [{"type": s["type"], "name": str(creature_name(s["type"])), "level": s["level"], "cost": s["cost"],
                      "ready": pools[s["type"]]["available"], "cells": [mapdraw.key(c) for c in s["cells"]]}
                     for s in options["summons"]],

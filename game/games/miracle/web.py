@@ -19,7 +19,7 @@ class MiracleWeb(Presentation):
         "replay": "miracle/_replay.html",
         "source": "miracle/_source.html",
     }
-    match_static = {"css": ("miracle/css/miracle.css",), "js": ("miracle/js/board.js",)}
+    match_static = {"css": ("miracle/css/miracle.css",), "js": ("miracle/js/mapzoom.js", "miracle/js/board.js")}
     history_static = {"css": ("miracle/css/miracle.css",)}
     replay_script = "miracle/js/replay.js"
     how_to_play = "miracle/how_to_play.html"

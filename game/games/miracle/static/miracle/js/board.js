@@ -1,11 +1,19 @@
-// 神迹之战 match page: play by clicking the map, pan and zoom it, keyboard shortcuts, the deck chooser.
-// Every click ends in one of the page's own forms (#match-controls), filled with a choice the server
-// listed in #miracle-play (the engine's options): nothing here works out a rule. The server redraws
-// board and forms after each command; the selection starts afresh, the zoom is kept.
+// 神迹之战 match page: play by clicking the map or from the keyboard alone (a roving focus over the
+// cells, arrows, Enter or Space), pan and zoom it (mapzoom.js), the End-turn confirmation, the deck
+// chooser. Every click ends in one of the page's own forms (#match-controls), filled with a choice the
+// server listed in #miracle-play (the engine's options): nothing here works out a rule. The server
+// redraws board and forms after each command; the selection starts afresh, the zoom and the keyboard's
+// cell are kept.
 (function () {
   "use strict";
 
   var selection = null;
+  // The keyboard's cell (the one cell the Tab key reaches) and whether it had the focus at the redraw.
+  var cursor = null;
+  var cursorHadFocus = false;
+  // The End-turn confirmation is showing: E or its button once more ends the turn.
+  var confirming = false;
+  var ASK_KEY = "miracle.askBeforeEndTurn";
   // Makes the player's current choice again on a board redrawn without a new move (a spectator
   // arriving, a chat line): the lights and the tray are part of the redrawn fragment.
   var again = null;
@@ -53,9 +61,41 @@
     var box = tray();
     if (!box) return;
     box.replaceChildren();
+    box.classList.remove("board-tray--confirm");
+    confirming = false;
     if (!parts) { box.hidden = true; return; }
     parts.forEach(function (part) { box.append(part); });
     box.hidden = false;
+    announce(box.textContent);
+  }
+
+  // --- The one live region: outside the redrawn fragments, so it lasts and each line is heard once.
+
+  function announcer() {
+    var node = document.getElementById("miracle-announcer");
+    if (!node) {
+      node = document.createElement("p");
+      node.id = "miracle-announcer";
+      node.className = "visually-hidden";
+      node.setAttribute("aria-live", "polite");
+      document.body.append(node);
+    }
+    return node;
+  }
+
+  function announce(words) {
+    if (words) announcer().textContent = words;
+  }
+
+  var logLines = null;
+
+  // Each command's lines as the log adds them: every move is heard, the viewer's own and the other's.
+  function announceLog() {
+    var lines = document.querySelectorAll("#match-log li");
+    if (logLines !== null && lines.length > logLines) {
+      announce(Array.prototype.slice.call(lines, logLines).map(function (li) { return li.textContent.trim(); }).join(" "));
+    }
+    logLines = lines.length;
   }
 
   function button(label, onClick) {
@@ -104,7 +144,13 @@
     light([unit.at], "hex--selected");
     light(unit.moves, "hex--reach");
     light(Object.keys(unit.attacks), "hex--target");
-    say([token ? token.querySelector("title").textContent + " — " : "", text("unitHint")]);
+    var parts = [token ? token.querySelector("title").textContent + " — " : "", text("unitHint")];
+    // Standing on a free spawn point of the player's: a summon there is the second, clear control.
+    if (summonsAt(unit.at).length) {
+      parts.push(" ", button(text("summonUnitHere"), function () { offerSummons(unit.at); focusTray(); }));
+    }
+    say(parts);
+    nameLit();
   }
 
   function summonsAt(key) {
@@ -118,17 +164,13 @@
     });
   }
 
-  // ``unitId``: a creature of the player's that could act stands there too (a flyer over a spawn
-  // point): it is offered first, beside the summons.
-  function offerSummons(key, unitId) {
+  function offerSummons(key) {
     var found = summonsAt(key);
     if (!found.length) return false;
     cancel();
     light([key], "hex--selected");
-    var parts = [text("summonHere") + " "].concat(found.map(function (s) { return summonButton(s, key); }));
-    if (unitId) parts.unshift(button(text("selectUnit"), function () { selectUnit(unitId); }));
-    say(parts);
-    again = function () { offerSummons(key, unitId); };
+    say([text("summonHere") + " "].concat(found.map(function (s) { return summonButton(s, key); })));
+    again = function () { offerSummons(key); };
     return true;
   }
 
@@ -149,6 +191,7 @@
       if (card) card.classList.add("card--selected");
       light(options.artifact.cells.concat(Object.keys(options.artifact.units)), "hex--place");
       say([text("artifactHint")]);
+      nameLit();
       return;
     }
     var levels = options.summons.filter(function (s) { return s.type === type; });
@@ -174,6 +217,7 @@
     if (card) card.classList.add("card--selected");
     light(s.cells, "hex--place");
     say([text("placeHint")]);
+    nameLit();
   }
 
   function previewArea(key) {
@@ -209,10 +253,19 @@
       if (art.units[key] !== undefined) { submit(".artifact-form", { unit: art.units[key] }); return; }
       if (art.cells.indexOf(key) >= 0) { submit(".artifact-form", { at: key }); return; }
     }
-    var mine = unitId && options.units[unitId] ? unitId : null;
-    if (offerSummons(key, mine)) return;
+    // A creature of the player's that can act is selected at once, on a spawn point too (the summon
+    // is then a button of the tray); the summons open on a free spawn point with nobody to act.
+    var mine = unitId && options.units[unitId] ? unitId : actorAt(key);
     if (mine) { selectUnit(mine); return; }
+    if (offerSummons(key)) return;
     cancel();
+  }
+
+  function actorAt(key) {
+    var options = play();
+    if (!options) return null;
+    var ids = Object.keys(options.units).filter(function (id) { return options.units[id].at === key; });
+    return ids.length ? ids[0] : null;
   }
 
   function nextUnit() {
@@ -221,124 +274,9 @@
     var ids = Object.keys(options.units);
     if (!ids.length) return;
     var at = selection && selection.kind === "unit" ? ids.indexOf(selection.unit) : -1;
-    selectUnit(ids[(at + 1) % ids.length]);
-  }
-
-  // --- Pan and zoom: the SVG's viewBox, by wheel, drag, pinch, buttons and keys.
-
-  function box() {
-    var b = svg().getAttribute("viewBox").split(" ").map(Number);
-    return { x: b[0], y: b[1], w: b[2], h: b[3] };
-  }
-
-  function full() {
-    var b = svg().dataset.viewBox.split(" ").map(Number);
-    return { x: b[0], y: b[1], w: b[2], h: b[3] };
-  }
-
-  function clamp(value, low, high) { return Math.min(high, Math.max(low, value)); }
-
-  // The window onto the map has the shape of the map's box: square on a phone (miracle.css, the same
-  // width), elsewhere the map's own; whatever is larger than the map is centred on it.
-  var PHONE = window.matchMedia("(max-width: 40rem)");
-
-  function shape() {
-    var whole = full();
-    return PHONE.matches ? 1 : whole.h / whole.w;
-  }
-
-  function setBox(b) {
-    var whole = full();
-    var ratio = shape();
-    var w = Math.min(Math.max(whole.w, whole.h / ratio), Math.max(whole.w / 6, b.w));
-    var h = w * ratio;
-    var cx = isFinite(b.w) ? b.x + b.w / 2 : 0, cy = isFinite(b.h) ? b.y + b.h / 2 : 0;
-    var x = w >= whole.w ? whole.x + (whole.w - w) / 2 : clamp(cx - w / 2, whole.x, whole.x + whole.w - w);
-    var y = h >= whole.h ? whole.y + (whole.h - h) / 2 : clamp(cy - h / 2, whole.y, whole.y + whole.h - h);
-    viewBox = [x, y, w, h].map(function (v) { return v.toFixed(2); }).join(" ");
-    svg().setAttribute("viewBox", viewBox);
-  }
-
-  // The view before any zoom: on a narrow screen the map at the height of its box (both miracles in
-  // view, bigger cells), else the whole map. Not kept as the player's zoom: a resize starts it again.
-  function startView() {
-    var whole = full();
-    if (PHONE.matches) setBox({ x: whole.x + (whole.w - whole.h) / 2, y: whole.y, w: whole.h, h: whole.h });
-    else wholeView();
-    viewBox = null;
-  }
-
-  function wholeView() {
-    var whole = full();
-    setBox({ x: whole.x, y: whole.y, w: Infinity, h: Infinity });
-    viewBox = null;
-  }
-
-  function zoom(factor, cx, cy) {
-    var b = box();
-    if (cx === undefined) { cx = b.x + b.w / 2; cy = b.y + b.h / 2; }
-    setBox({ x: cx - (cx - b.x) / factor, y: cy - (cy - b.y) / factor, w: b.w / factor, h: b.h / factor });
-  }
-
-  function toMap(clientX, clientY) {
-    var rect = svg().getBoundingClientRect();
-    var b = box();
-    return { x: b.x + (clientX - rect.left) / rect.width * b.w, y: b.y + (clientY - rect.top) / rect.height * b.h };
-  }
-
-  var pointers = {};
-  var drag = null;
-
-  function onPointerDown(event) {
-    if (!event.target.closest(".hexmap")) return;
-    pointers[event.pointerId] = { x: event.clientX, y: event.clientY };
-    drag = { moved: 0, pinch: null };
-  }
-
-  function onPointerMove(event) {
-    var last = pointers[event.pointerId];
-    if (!last || !drag) {
-      var place = event.target.closest && event.target.closest(".miracle-board [data-cell]");
-      if (place) previewArea(place.dataset.cell);
-      return;
-    }
-    var ids = Object.keys(pointers);
-    var rect = svg().getBoundingClientRect();
-    var b = box();
-    if (ids.length === 2) {
-      var other = pointers[ids[0] == event.pointerId ? ids[1] : ids[0]];
-      var before = Math.hypot(last.x - other.x, last.y - other.y);
-      var after = Math.hypot(event.clientX - other.x, event.clientY - other.y);
-      if (before > 0) {
-        var mid = toMap((event.clientX + other.x) / 2, (event.clientY + other.y) / 2);
-        zoom(after / before, mid.x, mid.y);
-      }
-      drag.moved += 10;
-    } else {
-      var dx = event.clientX - last.x, dy = event.clientY - last.y;
-      drag.moved += Math.abs(dx) + Math.abs(dy);
-      if (drag.moved > 6) setBox({ x: b.x - dx / rect.width * b.w, y: b.y - dy / rect.height * b.h, w: b.w, h: b.h });
-    }
-    pointers[event.pointerId] = { x: event.clientX, y: event.clientY };
-  }
-
-  function onPointerUp(event) {
-    if (!pointers[event.pointerId]) return;
-    delete pointers[event.pointerId];
-    var wasDrag = drag && drag.moved > 6;
-    if (!Object.keys(pointers).length) drag = null;
-    if (wasDrag) return;
-    var target = event.target;
-    var token = target.closest(".token");
-    var place = token || target.closest(".miracle") || target.closest(".hex[data-cell]");
-    if (place) clickCell(place.dataset.cell, token ? token.dataset.unit : null);
-  }
-
-  function onWheel(event) {
-    if (!event.target.closest(".hexmap")) return;
-    event.preventDefault();
-    var at = toMap(event.clientX, event.clientY);
-    zoom(event.deltaY < 0 ? 1.2 : 1 / 1.2, at.x, at.y);
+    var id = ids[(at + 1) % ids.length];
+    selectUnit(id);
+    moveCursor(options.units[id].at, true);
   }
 
   // --- Deck chooser: no more creature types than the rules allow.
@@ -353,59 +291,237 @@
     form.querySelector("button[type=submit]").disabled = ticked !== count;
   }
 
+  // --- The keyboard's cell: one cell takes the Tab key (a roving tabindex), arrows move it.
+
+  function cellsOf() {
+    return Array.prototype.map.call(hexes(), function (h) {
+      return { key: h.dataset.cell, x: Number(h.getAttribute("x")), y: Number(h.getAttribute("y")) };
+    });
+  }
+
+  // Up and down within the column; left and right to the next column's cell nearest in height.
+  function neighbour(key, arrow) {
+    var here = hexAt(key);
+    if (!here) return null;
+    var x = Number(here.getAttribute("x")), y = Number(here.getAttribute("y"));
+    var best = null, bestScore = Infinity;
+    cellsOf().forEach(function (c) {
+      var dx = c.x - x, dy = c.y - y, score;
+      if (arrow === "ArrowUp" || arrow === "ArrowDown") {
+        if (Math.abs(dx) > 0.5 || (arrow === "ArrowUp" ? dy >= 0 : dy <= 0)) return;
+        score = Math.abs(dy);
+      } else {
+        if (arrow === "ArrowLeft" ? dx >= -0.5 : dx <= 0.5) return;
+        score = Math.abs(dx) * 10 + Math.abs(dy);
+      }
+      if (score < bestScore) { best = c.key; bestScore = score; }
+    });
+    return best;
+  }
+
+  function moveCursor(key, focus) {
+    var hex = hexAt(key);
+    if (!hex) return;
+    hexes().forEach(function (h) { if (h !== hex) h.setAttribute("tabindex", "-1"); });
+    hex.setAttribute("tabindex", "0");
+    cursor = key;
+    if (focus) {
+      hex.focus({ preventScroll: true });
+      zoom.show(Number(hex.getAttribute("x")), Number(hex.getAttribute("y")), 20);
+    }
+  }
+
+  function showCursor(hex) {
+    var mark = document.querySelector(".miracle-board .hex-cursor");
+    if (!mark) return;
+    if (!hex) { mark.setAttribute("visibility", "hidden"); return; }
+    mark.setAttribute("x", hex.getAttribute("x"));
+    mark.setAttribute("y", hex.getAttribute("y"));
+    mark.setAttribute("visibility", "visible");
+  }
+
+  // The cell the Tab key reaches when nothing was chosen: the first creature that can act, else the
+  // viewer's own miracle (the bottom one), else the middle of the map.
+  function firstCursor() {
+    var options = play();
+    var ids = options ? Object.keys(options.units) : [];
+    if (ids.length) return options.units[ids[0]].at;
+    var own = document.querySelector(".miracle-board .side-strip[data-side]:last-of-type");
+    var miracle = own && document.querySelector('.miracle-board .miracle--' + (own.classList.contains("side-strip--a") ? "a" : "b"));
+    return miracle ? miracle.dataset.cell : "0,0,0";
+  }
+
+  // What a lit cell would do, added to its name (the names come from the server without it).
+  var ACTS = { "hex--reach": "actMove", "hex--target": "actAttack", "hex--place": "actPlace" };
+
+  function nameLit() {
+    hexes().forEach(function (h) {
+      if (h.dataset.label === undefined) h.dataset.label = h.getAttribute("aria-label");
+      var act = null;
+      for (var cls in ACTS) if (h.classList.contains(cls)) act = text(ACTS[cls]);
+      h.setAttribute("aria-label", act ? h.dataset.label + " — " + act : h.dataset.label);
+    });
+  }
+
+  function focusTray() {
+    var first = tray() && tray().querySelector("button");
+    if (first) first.focus();
+  }
+
+  function onCellKey(event) {
+    var hex = event.target.closest && event.target.closest(".miracle-board .hex[data-cell]");
+    if (!hex) return false;
+    var key = event.key;
+    if (key.indexOf("Arrow") === 0) {
+      var next = neighbour(hex.dataset.cell, key);
+      if (next) moveCursor(next, true);
+      return true;
+    }
+    if (key === "Enter" || key === " ") {
+      var before = selection;
+      clickCell(hex.dataset.cell, null);
+      // The next step: the summon choices, else stay on the map to pick the destination.
+      if (!tray().hidden && selection === null && before === null) focusTray();
+      return true;
+    }
+    return false;
+  }
+
+  // --- End turn: asks first while a creature could still act or mana could still buy something.
+
+  function askBeforeEnd() {
+    try { return window.localStorage.getItem(ASK_KEY) !== "no"; } catch (e) { return true; }
+  }
+
+  function setAsk(ask) {
+    try { window.localStorage.setItem(ASK_KEY, ask ? "yes" : "no"); } catch (e) { /* private mode: asks again */ }
+    var box = document.getElementById("end-turn-ask");
+    if (box) box.checked = ask;
+  }
+
+  function leftToDo() {
+    var options = play();
+    if (!options) return null;
+    var units = Object.keys(options.units).length;
+    var spend = options.summons.length || options.artifact ? options.mana : 0;
+    return units || spend ? { units: units, mana: spend } : null;
+  }
+
+  var ending = false;
+
+  function endTurn() {
+    var form = document.getElementById("end-turn-form");
+    if (!form) return;
+    ending = true;
+    cancel();
+    form.requestSubmit();
+    ending = false;
+  }
+
+  function confirmEnd() {
+    var left = leftToDo();
+    var parts = [];
+    if (left.units) parts.push(left.units + " " + text("confirmUnits"));
+    if (left.mana) parts.push(left.mana + " " + text("confirmMana"));
+    cancel();
+    say([parts.join(", ") + ". " + text("confirmAsk") + " ",
+      button(text("confirmYes"), endTurn),
+      button(text("confirmNo"), function () { cancel(); moveCursor(cursor || firstCursor(), true); }),
+      button(text("confirmNever"), function () { setAsk(false); endTurn(); })]);
+    confirming = true;
+    tray().classList.add("board-tray--confirm");
+    focusTray();
+  }
+
+  // Before htmx's own listener (the capture phase): the form is sent only once confirmed.
+  function onSubmit(event) {
+    // (Not ``form.id``: the form's field named "id" shadows it.)
+    if (!event.target.matches("#end-turn-form") || ending) return;
+    if (confirming || !askBeforeEnd() || !leftToDo()) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    confirmEnd();
+  }
+
   // --- Wiring
+
+  var zoom = window.MiracleZoom(".miracle-board", {
+    tap: function (target) {
+      var token = target.closest(".token");
+      var place = token || target.closest(".miracle") || target.closest(".hex[data-cell]");
+      if (place) clickCell(place.dataset.cell, token ? token.dataset.unit : null);
+    },
+    hover: function (target) {
+      var place = target.closest(".miracle-board [data-cell]");
+      if (place) previewArea(place.dataset.cell);
+    },
+  });
 
   var drawn = null;
   var drawnVersion = null;
 
   function refresh() {
-    var map = svg();
+    var map = zoom.svg();
     var status = document.getElementById("match-status");
     var version = status ? status.dataset.version : null;
     if (map !== drawn) {
       drawn = map;
       if (version === drawnVersion && again) again();
       else { selection = null; again = null; }
+      if (map) {
+        // A redraw after a move: the keyboard's cell stays where it was (the creature's new cell
+        // when it moved there), focused again if it had the focus.
+        moveCursor(cursor && hexAt(cursor) ? cursor : firstCursor(), cursorHadFocus);
+        nameLit();
+      }
     }
     drawnVersion = version;
-    if (map && viewBox) map.setAttribute("viewBox", viewBox);
-    else if (map) startView();
+    zoom.keep();
+    var ask = document.getElementById("end-turn-ask");
+    if (ask) ask.checked = askBeforeEnd();
+    announceLog();
     limitDeck();
   }
 
-  document.addEventListener("pointerdown", onPointerDown);
-  document.addEventListener("pointermove", onPointerMove);
-  document.addEventListener("pointerup", onPointerUp);
-  document.addEventListener("pointercancel", function (event) { delete pointers[event.pointerId]; drag = null; });
-  document.addEventListener("wheel", onWheel, { passive: false });
   document.addEventListener("change", function (event) {
     if (event.target.classList.contains("deck-check")) limitDeck();
+    if (event.target.id === "end-turn-ask") setAsk(event.target.checked);
   });
+  document.addEventListener("submit", onSubmit, true);
   document.addEventListener("click", function (event) {
     var card = event.target.closest(".miracle-board .card--mine");
-    if (card) { chooseCard(card.dataset.card); return; }
-    var z = event.target.closest(".zoom-buttons [data-zoom]");
-    if (z) {
-      if (z.dataset.zoom === "reset") wholeView();
-      else zoom(z.dataset.zoom === "in" ? 1.4 : 1 / 1.4);
-    }
+    if (card) chooseCard(card.dataset.card);
+  });
+  document.addEventListener("focusin", function (event) {
+    var hex = event.target.closest && event.target.closest(".miracle-board .hex[data-cell]");
+    if (hex && hex.dataset.cell !== cursor) moveCursor(hex.dataset.cell, false);
+    // Drawn for the keyboard's focus only, not where a click left it.
+    showCursor(hex && hex.matches(":focus-visible") ? hex : null);
+    cursorHadFocus = !!hex;
+  });
+  document.addEventListener("focusout", function (event) {
+    if (event.target.closest && event.target.closest(".miracle-board .hex[data-cell]")) showCursor(null);
+  });
+  // A redraw takes the focused cell away: remember whether the map had the focus just before.
+  document.addEventListener("htmx:wsBeforeMessage", function () {
+    var active = document.activeElement;
+    cursorHadFocus = !!(active && active.closest && active.closest(".miracle-board .hex[data-cell]"));
   });
   document.addEventListener("keydown", function (event) {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     if (event.target.closest && event.target.closest("input, select, textarea")) return;
-    if (!svg()) return;
+    if (!zoom.svg()) return;
+    if (onCellKey(event)) { event.preventDefault(); return; }
+    // Enter and Space on a button (the tray's, the cards) are the button's own.
+    if (event.target.closest && event.target.closest("button") && (event.key === "Enter" || event.key === " ")) return;
     var key = event.key;
-    if (key === "Escape") cancel();
-    else if (key === "e" || key === "E") { var end = document.getElementById("end-turn-form"); if (end) end.requestSubmit(); }
+    if (key === "Escape") { cancel(); if (cursor) moveCursor(cursor, true); }
+    else if (key === "e" || key === "E") {
+      if (confirming) endTurn();
+      else { var end = document.getElementById("end-turn-form"); if (end) end.requestSubmit(); }
+    }
     else if (key === "n" || key === "N") nextUnit();
-    else if (key === "+" || key === "=") zoom(1.4);
-    else if (key === "-") zoom(1 / 1.4);
-    else if (key === "0") wholeView();
-  });
-  window.addEventListener("resize", function () {
-    if (!svg()) return;
-    if (viewBox) setBox(box());
-    else startView();
+    else zoom.key(key);
   });
   document.addEventListener("htmx:wsAfterMessage", refresh);
   document.addEventListener("DOMContentLoaded", refresh);

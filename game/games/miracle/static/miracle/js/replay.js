@@ -47,7 +47,7 @@
 
   // The map itself, drawn once.
   const wrap = el("div", "hexmap-wrap");
-  const svg = svgEl("svg", { class: "hexmap", viewBox: map.view_box, role: "img", "aria-label": text.map });
+  const svg = svgEl("svg", { class: "hexmap", viewBox: map.view_box, "data-view-box": map.view_box, role: "img", "aria-label": text.map });
   svgEl("polygon", { id: "mh-hex", points: map.hex }, svgEl("defs", {}, svg));
   const hexes = {};
   const cellLayer = svgEl("g", { class: "cells" }, svg);
@@ -57,10 +57,28 @@
     if (c.terrain === "abyss") use(text.abyss, c.ix, c.iy, 12, terrain);
   });
   const dynamic = svgEl("g", { class: "replay-pieces" }, svg);
-  wrap.append(svg);
+  // Zoomed as the live map is (mapzoom.js): wheel, drag, pinch, these buttons and + - 0.
+  const zoomButtons = el("div", "zoom-buttons");
+  zoomButtons.setAttribute("aria-label", text.zoom);
+  [["in", "+", text.zoomIn], ["out", "−", text.zoomOut], ["reset", "⤢", text.zoomWhole]].forEach(([kind, label, title]) => {
+    const b = el("button", "button button--small", label);
+    b.type = "button";
+    b.dataset.zoom = kind;
+    b.title = title;
+    b.setAttribute("aria-label", title);
+    zoomButtons.append(b);
+  });
+  wrap.append(svg, zoomButtons);
   const strips = [el("div"), el("div")];
   board.classList.add("miracle-replay");
   board.append(strips[0], wrap, strips[1]);
+  const zoom = window.MiracleZoom(".miracle-replay");
+  zoom.keep();
+  document.addEventListener("keydown", (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.target.closest && event.target.closest("input, select, textarea")) return;
+    zoom.key(event.key);
+  });
 
   function strip(view, seat) {
     const box = el("div", "side-strip side-strip--" + tone(seat));
@@ -139,8 +157,8 @@
       const c = where[key(cell)];
       const g = svgEl("g", { class: "miracle miracle--" + tone(seat), transform: "translate(" + c.x + " " + c.y + ")" }, dynamic);
       use(text.miracleImage, -9, -10, 18, g);
-      svgEl("rect", { class: "miracle-hp-box", x: -6, y: 5.5, width: 12, height: 6, rx: 1.5 }, g);
-      svgEl("text", { class: "miracle-hp", x: 0, y: 10 }, g).textContent = hpOf(view, seat);
+      svgEl("rect", { class: "miracle-hp-box", x: -8, y: 4, width: 16, height: 9, rx: 2 }, g);
+      svgEl("text", { class: "miracle-hp", x: 0, y: 11 }, g).textContent = hpOf(view, seat);
     });
     const ground = new Set(view.units.filter((u) => !u.flying).map((u) => key(u.at)));
     const air = new Set(view.units.filter((u) => u.flying).map((u) => key(u.at)));
@@ -157,10 +175,10 @@
       else svgEl("rect", { class: "token-frame", x: -6, y: -6, width: 12, height: 12, transform: "rotate(45)" }, g);
       if (data.creatures[u.type]) use(data.creatures[u.type].symbol, -6.5, -7, 13, g);
       svgEl("text", { class: "token-stars", x: 0, y: -7.6 }, g).textContent = "★".repeat(u.level);
-      svgEl("rect", { class: "token-atk-box", x: -9, y: 3, width: 6, height: 5, rx: 1 }, g);
-      svgEl("text", { class: "token-atk", x: -6, y: 6.9 }, g).textContent = u.atk;
-      svgEl("rect", { class: "token-hp-box", x: 3, y: 3, width: 6, height: 5, rx: 1 }, g);
-      svgEl("text", { class: "token-hp", x: 6, y: 6.9 }, g).textContent = u.hp;
+      svgEl("rect", { class: "token-atk-box", x: -10.5, y: 1.5, width: 9, height: 8, rx: 1.5 }, g);
+      svgEl("text", { class: "token-atk", x: -6, y: 7.9 }, g).textContent = u.atk;
+      svgEl("rect", { class: "token-hp-box", x: 1.5, y: 1.5, width: 9, height: 8, rx: 1.5 }, g);
+      svgEl("text", { class: "token-hp", x: 6, y: 7.9 }, g).textContent = u.hp;
       if (u.shield) use(text.shield, 3.5, -10, 6, g, "token-shield");
       if (u.atk > u.base_atk) use(text.aura, -9.5, -10, 6, g, "token-aura");
     });

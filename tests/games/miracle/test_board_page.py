@@ -125,8 +125,8 @@ def test_tokens_show_hit_points_attack_stars_and_the_shield():
     board = render(state, 0)["board"]
     token = board.split(f'data-unit="{shielded}"', 1)[1].split("</g>", 1)[0]
     unit = state.units[shielded]
-    assert f'class="token-hp" x="6" y="6.9">{unit.hp}<' in token
-    assert f'class="token-atk" x="-6" y="6.9">{unit.atk}<' in token
+    assert f'class="token-hp" x="6" y="7.9">{unit.hp}<' in token
+    assert f'class="token-atk" x="-6" y="7.9">{unit.atk}<' in token
     assert ">★★<" in token and "miracle-shield" in token
     assert board.count('class="token token--b') == 1 and "token-frame" in board
 

@@ -78,6 +78,16 @@ def options(page):
     return json.loads(node.text_content()) if node.count() else None
 
 
+def end_turn(page, click=False):
+    """End the turn by its button or by E; when it asks first (moves left), E again confirms."""
+    if click:
+        page.click("#end-turn-form button")
+    else:
+        page.keyboard.press("e")
+    if page.locator(".board-tray--confirm").count():
+        page.keyboard.press("e")
+
+
 def host_step(page, used):
     """One command of the march, clicked on the map; returns its kind."""
     play = options(page)
@@ -119,7 +129,7 @@ def host_step(page, used):
         click_cell(page, cell)
         page.click(f'#board-tray button:has-text("{cheapest["name"]} L{cheapest["level"]} ")')
         return "summon"
-    page.keyboard.press("e")
+    end_turn(page)
     return "end_turn"
 
 
@@ -177,7 +187,7 @@ def test_a_whole_miracle_match_by_clicking(browser, live_server_url, screenshot_
                 ui.shoot(guest, screenshot_dir, "miracle-play-1280-zh")
                 guest.set_viewport_size({"width": 360, "height": 780})
                 lit = True
-            guest.click("#end-turn-form button")
+            end_turn(guest, click=True)
         ui.wait_version(host, version + 1)
         version = ui.version(host)
         if not shot and {"move", "summon"} <= used and options(host) is not None:

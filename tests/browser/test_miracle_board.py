@@ -48,7 +48,7 @@ def mover(pages):
     return next(page for page in pages if test_miracle.options(page) is not None)
 
 
-def test_each_player_keeps_one_identity_and_a_card_click_rings_one_card(browser, live_server_url, screenshot_dir):
+def test_each_player_keeps_one_identity_on_every_page(browser, live_server_url):
     host, guest, (host_name, guest_name) = two_players(browser, live_server_url)
     # The status line draws the host ● and the guest ◆; the guest's own page agrees on the strips.
     status = guest.inner_html("#match-status .match-players")
@@ -63,6 +63,9 @@ def test_each_player_keeps_one_identity_and_a_card_click_rings_one_card(browser,
         assert "side-strip--b" in by_name[guest_name][0] and by_name[guest_name][1] == "◆", strips
         assert page.get_attribute(".miracle--a", "data-cell") == host.get_attribute(".miracle--a", "data-cell")
 
+
+def test_a_card_click_rings_only_your_own_card(browser, live_server_url, screenshot_dir):
+    host, guest, _names = two_players(browser, live_server_url)
     page = mover((host, guest))
     page.click('.card--mine[data-card="archer"]')
     rung = page.locator(".card--selected")

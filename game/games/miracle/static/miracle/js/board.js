@@ -111,6 +111,7 @@
     selection = null;
     again = null;
     clearLights();
+    nameLit();
     say(null);
   }
 

@@ -77,13 +77,9 @@ def board(payload, marks, seats):
     seat = payload["seat"]
     flip = flipped(seen, seat)
     marked = (marks or {}).get("cells", {})
-    spawns = {}
-    if seen:
-        for side in (0, 1):
-            for cell in seen["spawn_points"][side]:
-                spawns[mapdraw.key(cell)] = TONES[side]
-    cells = [{**c, "spawn": spawns.get(c["key"]), "marks": marked.get(c["key"], [])} for c in mapdraw.CELLS[flip]]
     spawn_sides = {mapdraw.key(cell): side for side in (0, 1) for cell in (seen["spawn_points"][side] if seen else [])}
+    cells = [{**c, "spawn": TONES.get(spawn_sides.get(c["key"])), "marks": marked.get(c["key"], [])}
+             for c in mapdraw.CELLS[flip]]
     out = {
         "view_box": mapdraw.VIEW_BOX, "hex": mapdraw.HEX_POINTS, "cells": cells, "flipped": flip,
         "miracles": [], "garrisons": [], "units": [], "paths": [],

@@ -185,3 +185,16 @@ def test_an_ended_match_shows_nobody_to_move_and_nothing_that_can_act(status):
     assert "token--ready" in live and "side-strip--to-move" in live and "can act" in live
     over = render(state, 0, status=status)["board"]
     assert "token--ready" not in over and "side-strip--to-move" not in over and "can act" not in over
+
+
+def test_every_cell_is_named_in_words_for_the_keyboard():
+    state = start()
+    spawn = GAME.view(state, 0)["spawn_points"][0][0]
+    put(state, 0, "archer", 1, spawn)
+    board = render(state, 0)["board"]
+    key = mapdraw.key(spawn)
+    label = re.search(rf'data-cell="{key}" role="button" aria-label="([^"]*)"', board).group(1)
+    assert re.match(r"Column \d+, row \d+: your spawn point; Your Archer \(L1\): HP \d+/\d+, ATK \d+ · can act$",
+                    label.replace("&#x27;", "'")), label
+    assert board.count('role="button" aria-label="Column ') == 277
+    assert re.search(r'aria-label="Column \d+, row \d+: abyss"', board)

@@ -5,6 +5,7 @@ The page (HTTP) and the browser socket (``?ui=html``) both render through here, 
 board, the controls and the status line are the game's (``Presentation.page_context`` and its
 templates); the clocks, presence, rematch, links and notices are the platform's.
 """
+import json
 import math
 import uuid
 
@@ -24,7 +25,7 @@ REFUSALS = {
 TOO_FAST = gettext_lazy("You are sending too much too fast. Wait a few seconds, then try again.")
 # A clock this close to running out is drawn as urgent (match.js keeps it so as it ticks down).
 URGENT_SECONDS = 10
-PARTS = ("status", "board", "controls", "spectators", "links")
+PARTS = ("status", "board", "controls", "tutorial", "spectators", "links")
 
 
 def countdown(payload, side):
@@ -86,7 +87,7 @@ def rematch(payload):
     """The rematch box of a finished match, for its players: what happened and what they may do."""
     offer = payload["rematch"]
     seat = payload["seat"]
-    if payload["status"] != "finished" or seat is None:
+    if payload["status"] != "finished" or seat is None or payload["tutorial"]:
         return None
     state = offer["status"] if offer else None
     return {
@@ -125,7 +126,23 @@ def context(game, payload, spectators, marks=None, players=None):
         # The key is in a spectator's payload only (frames.payload): the bar is drawn for them alone.
         "spectating_live": "win_chance" in payload,
         "win_chance": win_chance(payload.get("win_chance")),
+        "tutorial": tutorial(game, payload),
         **game.web.page_context(payload, marks or {}, seats),
+    }
+
+
+def tutorial(game, payload):
+    """The tutorial's panel for its player (the step, and its targets for tutorial.js),
+    or None: not a tutorial, or not the player's page (a spectator watches a plain match)."""
+    if not payload["tutorial"] or payload["seat"] != 0 or game.tutorial is None:
+        return None
+    step = game.tutorial.step(payload)
+    targets = [{"selector": target.selector, "hint": str(target.hint)} for target in step.targets]
+    return {
+        "step": step,
+        "lessons": game.tutorial.lessons,
+        "targets": json.dumps(targets, ensure_ascii=False),
+        "live": payload["status"] == "live",
     }
 
 

@@ -1,0 +1,76 @@
+"""The tutorials (issue #29, docs/tutorial.md), run as a newcomer runs them: from the lobby to the
+game's how-to page, then clicking whatever the tutorial rings on the board, step by step, to its
+end; one click off the script changes nothing, and "Start the tutorial again" starts afresh."""
+from . import ui
+
+ui.skip_without_a_browser()
+
+RING = ".tutorial-target"
+
+
+def step(page):
+    return page.get_attribute("#match-tutorial", "data-step")
+
+
+def follow(page, until, log, wait_ms=20_000):
+    """Click the ringed element until the tutorial's step is ``until``; ``log``: the steps seen."""
+    while step(page) != until:
+        if not log or log[-1] != step(page):
+            log.append(step(page))
+        if step(page) == "wait":
+            page.wait_for_function("() => document.querySelector('#match-tutorial').dataset.step !== 'wait'", timeout=wait_ms)
+            continue
+        ring = page.locator(RING)
+        try:
+            ring.wait_for(timeout=wait_ms)
+        except Exception:
+            page.screenshot(path="/tmp/shots-tutorial/fail.png", full_page=True)
+            print("STEP", step(page), page.get_attribute("#match-tutorial", "data-targets"))
+            raise
+        ring.evaluate("e => e.dataset.clicked = '1'")
+        ring.click()
+        # The ring moves on to the next target, or the page is redrawn by the move it made.
+        page.wait_for_function("() => !document.querySelector('.tutorial-target[data-clicked]')", timeout=wait_ms)
+    return log
+
+
+def start(page, game):
+    page.goto("/")
+    page.click(".lobby-tutorial")
+    page.goto(f"/games/{game}/how-to-play/")
+    page.click("#tutorial button[type=submit]")
+    page.wait_for_url("**/match/*/")
+    ui.wait_live(page)
+    return int(page.url.rstrip("/").rsplit("/", 1)[1])
+
+
+def test_aquawar_tutorial_to_its_end(browser, live_server_url, screenshot_dir):
+    page = ui.new_page(browser, live_server_url, width=1280)
+    ui.sign_up(page, "newcomer")
+    first = start(page, "aquawar")
+    assert step(page) == "pick"
+    assert page.inner_text(".tutorial__hint") == "Click the Archerfish."
+    ui.shoot(page, screenshot_dir, "tutorial-aquawar-pick")
+    # Starting again ends this match without a result and opens a new one at the first step.
+    page.click(".tutorial__ways button:has-text('Start the tutorial again')")
+    page.wait_for_url(lambda url: f"/match/{first}/" not in url)
+    ui.wait_live(page)
+    assert step(page) == "pick"
+    log = follow(page, "attack", [])
+    # A click off the script (an enemy, before choosing the fish that attacks) leaves the ring where it was.
+    ringed = page.locator(RING).evaluate("e => e.closest('.fish').dataset.pos + (e.closest('.team--own') ? 'own' : 'enemy')")
+    page.click(ui.fish(False, 2))
+    assert page.locator(RING).evaluate("e => e.closest('.fish').dataset.pos + (e.closest('.team--own') ? 'own' : 'enemy')") == ringed == "0own"
+    ui.shoot(page, screenshot_dir, "tutorial-aquawar-attack")
+    follow(page, "play", log)
+    # The bot's moves may come before the page is looked at: its "wait" steps are not counted.
+    assert [key for key in log if key != "wait"] == ["pick", "skip", "attack", "assert", "skill"], log
+    assert "step 6 of 6" in page.inner_text("#match-tutorial")
+    ui.shoot(page, screenshot_dir, "tutorial-aquawar-done")
+    # The person plays on to the end of the match; the tutorial says so, and the match was casual.
+    while step(page) != "over":
+        if not ui.play_one_step(page):
+            page.wait_for_timeout(100)
+    assert "You won the match!" in page.inner_text("#match-tutorial")
+    assert page.inner_text(".match-rated") == "Casual"
+    ui.shoot(page, screenshot_dir, "tutorial-aquawar-over")

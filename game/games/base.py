@@ -73,10 +73,12 @@ def measured_level_ratings(bots_folder):
 
 class Target(NamedTuple):
     """One thing to click in a tutorial's step: a CSS selector on the match page (keep it on the
-    board's stable ids and classes) and what to say while it is the thing to click."""
+    board's stable ids and classes) and what to say while it is the thing to click. ``optional``:
+    passed over when the page does not show it (a menu the board opens only sometimes)."""
 
     selector: str
     hint: str = ""
+    optional: bool = False
 
 
 class Step(NamedTuple):
@@ -114,7 +116,8 @@ class Tutorial:
         raise NotImplementedError
 
     def step(self, payload):
-        """The ``Step`` for the player reading ``payload`` (``frames.payload`` for seat 0)."""
+        """The ``Step`` for the player reading ``payload`` (``frames.payload`` for seat 0) of a live
+        match; the platform says the last word once it is over."""
         raise NotImplementedError
 
 

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from .. import fairness, time_controls
+from ..games.base import Step
 from . import frames
 
 REFUSALS = {
@@ -136,14 +137,25 @@ def tutorial(game, payload):
     or None: not a tutorial, or not the player's page (a spectator watches a plain match)."""
     if not payload["tutorial"] or payload["seat"] != 0 or game.tutorial is None:
         return None
-    step = game.tutorial.step(payload)
-    targets = [{"selector": target.selector, "hint": str(target.hint)} for target in step.targets]
+    step = game.tutorial.step(payload) if payload["status"] == "live" else tutorial_over(game, payload)
+    targets = [{"selector": t.selector, "hint": str(t.hint), "optional": t.optional} for t in step.targets]
     return {
         "step": step,
         "lessons": game.tutorial.lessons,
         "targets": json.dumps(targets, ensure_ascii=False),
         "live": payload["status"] == "live",
     }
+
+
+def tutorial_over(game, payload):
+    """The tutorial's last word, the same in every game: left midway, won, or lost."""
+    if payload["status"] == "aborted":
+        return Step("left", _("This tutorial was left before its end: nothing was recorded for or against you."), done=True)
+    if payload["winner"] == 0:
+        text = _("You won the match! You know the whole game now: try a real match against a person or the computer.")
+    else:
+        text = _("The match is over. You know the whole game now: try a real match against a person or the computer.")
+    return Step("over", text, number=game.tutorial.lessons, done=True)
 
 
 def win_chance(chance):

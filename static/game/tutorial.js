@@ -2,7 +2,7 @@
 // every move); this rings the step's targets on the board one after the other, as they are
 // clicked, and says what each one is for. A click elsewhere changes nothing here: the ring stays
 // where it was, and if its element went away (a choice cancelled) it goes back to the last
-// target still on the page.
+// target still on the page. An optional target the page does not show is passed over.
 (function () {
   "use strict";
 
@@ -25,6 +25,7 @@
 
   function current() {
     var list = targets();
+    while (index < list.length - 1 && list[index].optional && !find(list[index])) index += 1;
     for (var i = Math.min(index, list.length - 1); i >= 0; i--) {
       var element = find(list[i]);
       if (element) { index = i; return { element: element, target: list[i] }; }

@@ -42,8 +42,6 @@ class AquawarTutorial(Tutorial):
 
     def step(self, payload):
         seen = payload["view"]
-        if payload["status"] != "live":
-            return self.over(payload)
         if seen["phase"] == "pick":
             return self.pick(seen)
         if seen["to_move"] != 0:
@@ -63,15 +61,6 @@ class AquawarTutorial(Tutorial):
         if not any(f["skill_uses"] for f in own) and seen["turn"] == 0:
             return self.attack(own)
         return self.skill(own, payload.get("legal") or [])
-
-    def over(self, payload):
-        if payload["status"] == "aborted":
-            return Step("left", _("This tutorial was left before its end: nothing was recorded for or against you."), done=True)
-        won = payload["winner"] == 0
-        text = _("You won the match! You know the whole game now: try a real match against a person or the computer.") if won else _(
-            "The match is over. You know the whole game now: try a real match against a person or the computer."
-        )
-        return Step("over", text, number=self.lessons, done=True)
 
     def pick(self, seen):
         if seen["picked"][0]:

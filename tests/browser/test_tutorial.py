@@ -21,7 +21,12 @@ def follow(page, until, log, wait_ms=20_000):
             page.wait_for_function("() => document.querySelector('#match-tutorial').dataset.step !== 'wait'", timeout=wait_ms)
             continue
         ring = page.locator(RING)
-        ring.wait_for(timeout=wait_ms)
+        try:
+            ring.wait_for(timeout=wait_ms)
+        except Exception:
+            page.screenshot(path="/tmp/shots-tutorial/fail.png", full_page=True)
+            print("STEP", step(page), page.get_attribute("#match-tutorial", "data-targets"), log)
+            raise
         ring.evaluate("e => e.dataset.clicked = '1'")
         if ring.evaluate("e => e instanceof SVGElement"):
             # A cell of the map, where a person clicks its middle, whatever is drawn over it.
@@ -94,3 +99,25 @@ def test_miracle_tutorial_to_its_end(browser, live_server_url, screenshot_dir):
     page.click(".tutorial__ways button:has-text('离开教程')")
     page.wait_for_url("**/games/miracle/how-to-play/")
     ui.shoot(page, screenshot_dir, "tutorial-miracle-left-zh")
+
+
+def test_the_miracle_how_to_pictures_render(browser, live_server_url, screenshot_dir):
+    page = ui.new_page(browser, live_server_url, width=1280)
+    page.goto("/games/miracle/how-to-play/")
+    for figure, least_cells in (("map", 277), ("token", 1), ("move", 10), ("attack", 2)):
+        svg = page.locator(f"#figure-{figure} svg")
+        box = svg.bounding_box()
+        assert box["width"] > 100 and box["height"] > 50, (figure, box)
+        assert svg.locator(".hex").count() >= least_cells
+        svg.scroll_into_view_if_needed()
+        page.locator(f"#figure-{figure}").screenshot(path=str(screenshot_dir / f"how-to-miracle-{figure}.png"))
+    # The drawings are the board's: the board's symbols, tinted by side, and its marks.
+    assert page.locator("#figure-map .spawn--a").count() == 5 and page.locator("#figure-map .garrison").count() == 4
+    assert page.locator("#figure-move .hex--stop").count() >= 2
+    assert page.locator("#figure-attack .hex--target").count() == 1
+    ring = page.locator("#figure-token .token--ready .token-frame").evaluate("e => getComputedStyle(e).stroke")
+    assert ring != "none"
+    phone = ui.new_page(browser, live_server_url, width=360, height=780, locale="zh-CN")
+    phone.goto("/games/miracle/how-to-play/")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    phone.locator("#figure-move").screenshot(path=str(screenshot_dir / "how-to-miracle-move-zh-360.png"))

@@ -202,8 +202,9 @@ def how_to_play(request, name):
 @require_http_methods(["GET", "POST"])
 @login_required
 def tutorial(request, name):
-    """Start ``name``'s tutorial (POST; ``restart``: the tutorial match it replaces, aborted first).
-    A GET (a login's way back) leads to the how-to page, where the button is."""
+    """Start ``name``'s tutorial (POST; ``restart``: the tutorial match it replaces, aborted first),
+    or go back to the one under way. A GET (a login's way back) leads to the how-to page, where the
+    button is."""
     try:
         game = games.get(name)
     except games.UnknownGame:
@@ -212,7 +213,11 @@ def tutorial(request, name):
         raise Http404
     if request.method == "GET":
         return redirect(reverse("game:how_to_play", args=[name]) + "#tutorial")
-    _leave_tutorial(request.POST.get("restart", ""), request.user)
+    restart = request.POST.get("restart", "")
+    _leave_tutorial(restart, request.user)
+    going = Match.objects.filter(host=request.user, game=name, tutorial=True, status=Match.Status.LIVE).first()
+    if going is not None and not restart:
+        return redirect("game:match", match_id=going.pk)  # the one under way, where it stands
     try:
         match = start_tutorial(request.user, name)
     except services.ServiceError as error:

@@ -13,8 +13,9 @@ from .engine.state import MatchState
 from .texts import creature_name
 
 DECK = {"artifact": "holy_light", "creatures": ["swordsman", "archer", "black_bat"]}
-# Room around the cells a close-up shows, in SVG units.
+# Room around the cells a close-up shows, and its least size, in SVG units.
 MARGIN = 12
+LEAST = (90.0, 60.0)
 
 
 def _distance(a, b):
@@ -47,14 +48,16 @@ def _board(state, cells=None, focus=None):
     drawn = presenter.board({"view": engine.view(state, 0), "seat": 0}, {"cells": cells or {}}, seats)
     if focus:
         points = [mapdraw.centre(c, drawn["flipped"]) for c in focus]
-        left, top = min(x for x, _y in points) - MARGIN, min(y for _x, y in points) - MARGIN
-        width, height = max(x for x, _y in points) + MARGIN - left, max(y for _x, y in points) + MARGIN - top
+        xs, ys = [x for x, _y in points], [y for _x, y in points]
+        width = max(max(xs) - min(xs) + 2 * MARGIN, LEAST[0])
+        height = max(max(ys) - min(ys) + 2 * MARGIN, LEAST[1])
+        left, top = (min(xs) + max(xs) - width) / 2, (min(ys) + max(ys) - height) / 2
         drawn["view_box"] = f"{left:.1f} {top:.1f} {width:.1f} {height:.1f}"
     return drawn
 
 
 def the_map():
-    return {"id": "map", "board": _board(_position([])), "alt": _(
+    return {"id": "map", "boards": [_board(_position([]))], "alt": _(
         "The whole map: your miracle at the bottom with your five spawn points around it, the enemy's at the "
         "top, the four garrisons between them, and the dark abysses."
     )}
@@ -63,7 +66,7 @@ def the_map():
 def token():
     """One creature as the map draws it, for the card's explanation beside it."""
     at = (-4, 4, 0)
-    return {"id": "token", "board": _board(_position([(0, "archer", 2, at)]), focus=[at]), "alt": _(
+    return {"id": "token", "boards": [_board(_position([(0, "archer", 2, at)]), focus=[at])], "alt": _(
         "Your level-2 %(creature)s as the map draws it: two stars for its level, its attack on the red badge "
         "(left), its HP on the green one (right), and the gold ring of a creature that can still act this turn."
     ) % {"creature": creature_name("archer")}}
@@ -78,7 +81,7 @@ def movement():
     cells = {mapdraw.key(c): ["reach", "stop"] if c in stops else ["reach"] for c in ends}
     focus = ends + [mover, enemy]
     name = creature_name("swordsman")
-    return {"id": "move", "board": _board(state, cells, focus), "alt": _(
+    return {"id": "move", "boards": [_board(state, cells, focus)], "alt": _(
         "Your %(creature)s (move 3) and an enemy %(creature)s: the green cells are where yours may end its move. "
         "The %(stops)d cells with a thick border touch the enemy: a move that steps on one stops there, it cannot "
         "walk on past the enemy."
@@ -94,8 +97,11 @@ def attack():
     left = {u["id"]: u["hp"] for u in engine.view(after, 0)["units"]}
     assert 2 not in left, "the picture's caption says the target dies"
     cells = {mapdraw.key(attacker): ["attacker"], mapdraw.key(target): ["target"]}
+    # After: the marks the board puts on what an attack did (the counter's hit, the death).
+    done = {mapdraw.key(attacker): ["hit"], mapdraw.key(target): ["death"]}
+    focus = [attacker, target]
     stats = [STATS[("swordsman", level)] for level in (2, 1)]
-    return {"id": "attack", "board": _board(state, cells, [attacker, target]), "alt": _(
+    return {"id": "attack", "boards": [_board(state, cells, focus), _board(after, done, focus)], "alt": _(
         "Your level-2 %(creature)s (ATK %(atk)d, HP %(hp)d) attacks the enemy level-1 %(creature)s (ATK "
         "%(their_atk)d, HP %(their_hp)d) beside it: the enemy takes %(atk)d damage. Yours stands within the enemy's "
         "range (1), so it strikes back for %(their_atk)d, and both hits land before anything dies: yours is left "

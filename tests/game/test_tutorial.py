@@ -57,6 +57,7 @@ def test_a_tutorial_starts_from_its_fixed_start_against_its_bot_and_is_unrated(h
     game = games.get(name)
     match = fresh(seats.start_tutorial(host, name))
     assert (match.status, match.tutorial, match.rated, match.move_seconds, match.bank_seconds) == ("live", True, False, 0, 0)
+    assert match.private, "a newcomer's tutorial is not listed for others to watch"
     assert (match.seed, match.first_mover, match.setup) == (game.tutorial.seed, game.tutorial.first_mover, game.tutorial.setup)
     assert BotSeat.objects.get(match=match).level == game.tutorial.level == "tutorial"
     assert "tutorial" not in game.levels, "the tutorial's bot is never offered, ranked or anchored as a level"
@@ -77,9 +78,11 @@ def test_a_tutorial_played_to_its_end_changes_no_rating(host, client, name):
     assert not RatingChange.objects.filter(match=final).exists()
     board = client.get(f"/leaderboard/{name}/people/").content.decode()
     assert host.username not in board
-    # It stays in the player's history (their first match, to replay), as a casual match.
-    history = client.get(f"/history/?player={host.username}").content.decode()
-    assert f"/match/{final.pk}/" in history or f"/history/{final.pk}/" in history
+    # It stays in the player's own history (their first match, to replay); a tutorial is private.
+    summary = f"/match/{final.pk}/summary/"
+    assert summary not in client.get(f"/history/?player={host.username}").content.decode()
+    client.force_login(host)
+    assert summary in client.get(f"/history/?player={host.username}").content.decode()
 
 
 def aquawar_lesson(step, legal):

@@ -21,12 +21,7 @@ def follow(page, until, log, wait_ms=20_000):
             page.wait_for_function("() => document.querySelector('#match-tutorial').dataset.step !== 'wait'", timeout=wait_ms)
             continue
         ring = page.locator(RING)
-        try:
-            ring.wait_for(timeout=wait_ms)
-        except Exception:
-            page.screenshot(path="/tmp/shots-tutorial/fail.png", full_page=True)
-            print("STEP", step(page), page.get_attribute("#match-tutorial", "data-targets"), log)
-            raise
+        ring.wait_for(timeout=wait_ms)
         ring.evaluate("e => e.dataset.clicked = '1'")
         if ring.evaluate("e => e instanceof SVGElement"):
             # A cell of the map, where a person clicks its middle, whatever is drawn over it.

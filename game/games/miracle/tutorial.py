@@ -16,6 +16,8 @@ from .texts import creature_name
 DECK = {"artifact": "holy_light", "creatures": ["swordsman", "archer", "black_bat"]}
 FIRST = "swordsman"
 END_TURN = "#end-turn-form button"
+# The board may ask before a turn ends with moves or mana left; its first button ends the turn.
+CONFIRM_END = "#board-tray.board-tray--confirm button:first-of-type"
 
 
 def distance(a, b):
@@ -84,7 +86,11 @@ class MiracleTutorial(Tutorial):
             return self.move(moving[0], seen, goals)
         return Step("end", _(
             "Nothing more to do this turn (a creature summoned this turn waits until your next). End your turn."
-        ), (Target(END_TURN, _("Click “End turn”.")),), 3)
+        ), self.ending(), 3)
+
+    @staticmethod
+    def ending():
+        return (Target(END_TURN, _("Click “End turn”.")), Target(CONFIRM_END, _("Yes: end the turn."), optional=True))
 
     @staticmethod
     def attacked(seen, enemies):
@@ -105,7 +111,7 @@ class MiracleTutorial(Tutorial):
     def summon(self, summons, seen):
         first = [s for s in summons if s["type"] == FIRST and s["level"] == 1] or summons
         if not first:
-            return Step("end", _("You can summon nothing more this turn: end it."), (Target(END_TURN, _("Click “End turn”.")),), 3)
+            return Step("end", _("You can summon nothing more this turn: end it."), self.ending(), 3)
         chosen = first[0]
         name = creature_name(chosen["type"])
         spot = nearest(chosen["cells"], [seen["miracles"][1]])

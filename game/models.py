@@ -85,6 +85,9 @@ class Match(models.Model):
     # Rated (changes both players' ratings when it finishes; ratings/) or casual. Only ever set
     # between two accounts with no built-in level in a seat, never on an imported match (services).
     rated = models.BooleanField(default=False)
+    # A game's tutorial (game/tutorials.py): a fixed start against its scripted bot, whose page
+    # explains each step. Never rated, like every match against a built-in level.
+    tutorial = models.BooleanField(default=False)
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, related_name="uploaded_matches", null=True, blank=True
     )
@@ -92,7 +95,8 @@ class Match(models.Model):
     # The record's round-1 first mover override; None (every live match) means drawn from the seed.
     first_mover = models.PositiveSmallIntegerField(null=True, blank=True)
     # What an imported file said beyond the seed and the first mover, both JSON its game wrote
-    # (``Record.setup`` and ``Record.source``, game/games/base.py); None for every match played here.
+    # (``Record.setup`` and ``Record.source``, game/games/base.py); None for every match played here
+    # but a tutorial, whose ``setup`` is its fixed start (``Tutorial.setup``).
     # ``setup``: how the match starts, given back to ``Game.new_match`` whenever it is played again.
     # ``source``: what the file was when not the game's own record, described by the game's pages.
     setup = models.JSONField(null=True, blank=True)

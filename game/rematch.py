@@ -42,6 +42,9 @@ def answer(match_id, user, action):
             raise ServiceError("not_a_player", _("Only the two players can act in this match."))
         if current.status != Match.Status.FINISHED or current.imported:
             raise ServiceError("not_finished", _("A rematch can only follow a finished match."))
+        if current.tutorial:
+            # Its bot plays only the tutorial's script; a new tutorial starts from its own page.
+            raise ServiceError("tutorial_rematch", _("A tutorial has no rematch: start the tutorial again instead."))
         status, offer = current.rematch_status, current.rematch_offer
         if status in (ACCEPTED, DECLINED):
             raise ServiceError("rematch_closed", _("This match's rematch has already been answered."))

@@ -176,7 +176,7 @@ def join_match(match, user):
         # The account after the match's row, in the order a rematch takes them.
         check_live_limit(user.pk)
         game = games.get(current.game)
-        fresh = game.new_match(current.seed, first_mover=current.first_mover)
+        fresh = game.new_match(current.seed, first_mover=current.first_mover, setup=current.setup)
         touched = Match.objects.filter(pk=current.pk, status=Match.Status.OPEN, guest=None).update(
             guest=user, status=Match.Status.LIVE, state=game.dump(fresh), updated=timezone.now()
         )

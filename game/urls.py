@@ -14,6 +14,8 @@ urlpatterns = [
     path("match/<int:match_id>/chat/", views.chat_post, name="chat"),
     path("match/<int:match_id>/chat/mute/", views.chat_mute, name="chat_mute"),
     path("games/<slug:name>/how-to-play/", views.how_to_play, name="how_to_play"),
+    path("games/<slug:name>/tutorial/", views.tutorial, name="tutorial"),
+    path("match/<int:match_id>/tutorial/leave/", views.tutorial_leave, name="tutorial_leave"),
 ]
 # Each game's own pages for the players of a match (Aquawar's deduction aid), one route per path
 # whatever the game: the view asks the match's game for its page, a 404 where it has none.

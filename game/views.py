@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST, require_safe
+from django.views.decorators.http import require_GET, require_http_methods, require_POST, require_safe
 
 from . import fairness, games, rematch, services
 from .chat import service as chat
@@ -18,6 +18,7 @@ from .access import may_watch
 from .live import frames, presence, presenter
 from .live.protocol import CLIENT_ID, ProtocolError, parse
 from .models import Match
+from .programs.seats import start_tutorial
 
 
 def watchable_match(request, match_id):
@@ -196,3 +197,53 @@ def how_to_play(request, name):
         raise Http404
     context = {"game": game, "body": game.web.how_to_play, **game.web.how_to_play_context()}
     return render(request, "game/how_to_play.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def tutorial(request, name):
+    """Start ``name``'s tutorial (POST; ``restart``: the tutorial match it replaces, aborted first),
+    or go back to the one under way. A GET (a login's way back) leads to the how-to page, where the
+    button is."""
+    try:
+        game = games.get(name)
+    except games.UnknownGame:
+        raise Http404 from None
+    if game.tutorial is None:
+        raise Http404
+    if request.method == "GET":
+        return redirect(reverse("game:how_to_play", args=[name]) + "#tutorial")
+    restart = request.POST.get("restart", "")
+    _leave_tutorial(restart, request.user)
+    going = Match.objects.filter(host=request.user, game=name, tutorial=True, status=Match.Status.LIVE).first()
+    if going is not None and not restart:
+        return redirect("game:match", match_id=going.pk)  # the one under way, where it stands
+    try:
+        match = start_tutorial(request.user, name)
+    except services.ServiceError as error:
+        messages.error(request, error.message)
+        return redirect("lobby")
+    return redirect("game:match", match_id=match.pk)
+
+
+@require_POST
+@login_required
+def tutorial_leave(request, match_id):
+    """Leave a tutorial midway: its match ends without a result; back to the game's how-to page."""
+    match = get_object_or_404(Match, pk=match_id, tutorial=True)
+    if match.seat_of(request.user) is None:
+        raise Http404
+    _leave_tutorial(str(match.pk), request.user)
+    return redirect("game:how_to_play", name=match.game)
+
+
+def _leave_tutorial(match_id, user):
+    """Abort ``user``'s live tutorial ``match_id`` (a string from a form); anything else is left as is."""
+    if not match_id.isdigit():
+        return
+    match = Match.objects.filter(pk=int(match_id), tutorial=True, host=user, status=Match.Status.LIVE).first()
+    if match is not None:
+        try:
+            fairness.abort(match.pk, user)
+        except services.ServiceError:
+            pass  # it ended meanwhile: nothing to leave

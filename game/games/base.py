@@ -71,6 +71,56 @@ def measured_level_ratings(bots_folder):
     return {level: round(entry["rating"]) for level, entry in data["ratings"].items()}
 
 
+class Target(NamedTuple):
+    """One thing to click in a tutorial's step: a CSS selector on the match page (keep it on the
+    board's stable ids and classes) and what to say while it is the thing to click. ``optional``:
+    passed over when the page does not show it (a menu the board opens only sometimes)."""
+
+    selector: str
+    hint: str = ""
+    optional: bool = False
+
+
+class Step(NamedTuple):
+    """Where a tutorial stands: ``key`` names the step (stable, for tests and the page's script),
+    ``text`` explains it (lazily translated), ``targets`` are clicked in order (none: read, or
+    wait), ``number`` counts the lesson steps from 1 (0 for a step that is not one: waiting for the
+    bot, a re-explanation), ``done``: the tutorial is over."""
+
+    key: str
+    text: str
+    targets: tuple = ()
+    number: int = 0
+    done: bool = False
+
+
+class Tutorial:
+    """A game's tutorial: a first match from a fixed start against a scripted bot, whose page says
+    what to do next (docs/tutorial.md). Subclass it in the game's package (``tutorial.py``).
+
+    Both halves read only what their seat may know: ``choose`` the bot's view, ``step`` the
+    player's projected payload, so the page follows the real match whatever the player does."""
+
+    #: The built-in level of the tutorial's bot (``BotSeat.level``); not one of ``Game.levels``, so
+    #: it is never offered in the lobby, ranked or anchored.
+    level = "tutorial"
+    #: The fixed start: ``new_match(seed, first_mover, setup)`` (the player is seat 0).
+    seed = 0
+    first_mover = 0
+    setup = None
+    #: How many lesson steps there are (``Step.number`` runs from 1 to it).
+    lessons = 0
+
+    def choose(self, view, events, legal, seat, rng):
+        """The bot's command: its script where it applies, else something sensible and legal."""
+        raise NotImplementedError
+
+    def step(self, payload):
+        """The ``Step`` for the player reading ``payload`` (``frames.payload`` for seat 0) of a live
+        match; the platform says the last word once it is over."""
+        raise NotImplementedError
+
+
 class Game:
     """One game, as the platform sees it. Subclass it; every member below must be provided."""
 
@@ -110,6 +160,8 @@ class Game:
     #: Each level's rating as measured by the levels' round robin (``bench/bot_ratings.py``,
     #: ``level_ratings.json`` in the game's ``bots/``): level -> rating; a level not measured is absent.
     level_ratings = {}
+    #: The game's tutorial (a ``Tutorial``), or None: no tutorial offered.
+    tutorial = None
     #: The web presentation (a ``Presentation``); Django-side, so it may use templates.
     web = None
 

@@ -376,6 +376,7 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
             ctx = presenter.context(self.game, frames.payload(match, seat), spectators, self.log_book.marks, players)
             # The history links change with the status only (the match went live, say).
             parts = ("status", "board", "controls") + (("links",) if match.status != self.last_sent[1] else ())
+            parts += ("tutorial",) if match.tutorial else ()
             html = presenter.render_parts({**ctx, **self.page_extras()}, parts) + presenter.render_log(
                 entries, append=True
             )

@@ -139,6 +139,7 @@ def payload(match, seat, part=None):
         "rematch": rematch.info(match),
         "clock": clock(match),
         "rated": match.rated,
+        "tutorial": match.tutorial,
         "rating_changes": rating_changes(match),
         **spectating,
     }

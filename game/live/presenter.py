@@ -5,6 +5,7 @@ The page (HTTP) and the browser socket (``?ui=html``) both render through here, 
 board, the controls and the status line are the game's (``Presentation.page_context`` and its
 templates); the clocks, presence, rematch, links and notices are the platform's.
 """
+import json
 import math
 import uuid
 
@@ -14,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from .. import fairness, time_controls
+from ..games.base import Step
 from . import frames
 
 REFUSALS = {
@@ -24,7 +26,7 @@ REFUSALS = {
 TOO_FAST = gettext_lazy("You are sending too much too fast. Wait a few seconds, then try again.")
 # A clock this close to running out is drawn as urgent (match.js keeps it so as it ticks down).
 URGENT_SECONDS = 10
-PARTS = ("status", "board", "controls", "spectators", "links")
+PARTS = ("status", "board", "controls", "tutorial", "spectators", "links")
 
 
 def countdown(payload, side):
@@ -86,7 +88,7 @@ def rematch(payload):
     """The rematch box of a finished match, for its players: what happened and what they may do."""
     offer = payload["rematch"]
     seat = payload["seat"]
-    if payload["status"] != "finished" or seat is None:
+    if payload["status"] != "finished" or seat is None or payload["tutorial"]:
         return None
     state = offer["status"] if offer else None
     return {
@@ -125,8 +127,35 @@ def context(game, payload, spectators, marks=None, players=None):
         # The key is in a spectator's payload only (frames.payload): the bar is drawn for them alone.
         "spectating_live": "win_chance" in payload,
         "win_chance": win_chance(payload.get("win_chance")),
+        "tutorial": tutorial(game, payload),
         **game.web.page_context(payload, marks or {}, seats),
     }
+
+
+def tutorial(game, payload):
+    """The tutorial's panel for its player (the step, and its targets for tutorial.js),
+    or None: not a tutorial, or not the player's page (a spectator watches a plain match)."""
+    if not payload["tutorial"] or payload["seat"] != 0 or game.tutorial is None:
+        return None
+    step = game.tutorial.step(payload) if payload["status"] == "live" else tutorial_over(game, payload)
+    targets = [{"selector": t.selector, "hint": str(t.hint), "optional": t.optional} for t in step.targets]
+    return {
+        "step": step,
+        "lessons": game.tutorial.lessons,
+        "targets": json.dumps(targets, ensure_ascii=False),
+        "live": payload["status"] == "live",
+    }
+
+
+def tutorial_over(game, payload):
+    """The tutorial's last word, the same in every game: left midway, won, or lost."""
+    if payload["status"] == "aborted":
+        return Step("left", _("This tutorial was left before its end: nothing was recorded for or against you."), done=True)
+    if payload["winner"] == 0:
+        text = _("You won the match! You know the whole game now: try a real match against a person or the computer.")
+    else:
+        text = _("The match is over. You know the whole game now: try a real match against a person or the computer.")
+    return Step("over", text, number=game.tutorial.lessons, done=True)
 
 
 def win_chance(chance):

@@ -210,6 +210,8 @@ def think(game, level, seen, events, legal, seat, seed, match_id):
 def decide(game, level, player_view, projected_events, legal, player, seed):
     """``game.choose`` with the level's options (``BOT_LEVEL_OPTIONS``, e.g. a smaller expert budget
     in tests). Receives what a player is shown and nothing else."""
+    if game.tutorial is not None and level == game.tutorial.level:
+        return game.tutorial.choose(player_view, projected_events, legal, player, random.Random(seed))
     options = getattr(settings, "BOT_LEVEL_OPTIONS", {}).get(game.name, {}).get(level, {})
     return game.choose(level, player_view, projected_events, legal, player, random.Random(seed), **options)
 

@@ -70,6 +70,22 @@ def start_vs_computer(
         return services.join_match(match, bot)
 
 
+def start_tutorial(user, game):
+    """``game``'s tutorial for ``user`` (seat 0): a live match from the tutorial's fixed start
+    against its scripted bot, unrated like every match against the computer, without a clock, and
+    private: a newcomer's first steps are nobody's show (their own history lists it)."""
+    tutorial = services.game_named(game).tutorial
+    if tutorial is None:
+        raise ServiceError("no_tutorial", _("This game has no tutorial yet."))
+    bot = bot_account(tutorial.level)
+    with transaction.atomic():
+        match = services.create_match(user, private=True, level=tutorial.level, game=game)
+        start = {"seed": tutorial.seed, "first_mover": tutorial.first_mover, "setup": tutorial.setup, "tutorial": True}
+        Match.objects.filter(pk=match.pk).update(**start)
+        BotSeat.objects.create(match=match, seat=1, level=tutorial.level)
+        return services.join_match(match, bot)
+
+
 def create_for_program(user, *, private=False, game=games.DEFAULT):
     """An open match of ``game`` hosted by ``user`` whose seat a program plays."""
     with transaction.atomic():

@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ..base import EngineGame, Record, RecordError, measured_level_ratings
 from . import bots, engine, source, winchance
+from .tutorial import TUTORIAL
 from .contest import official
 from .engine import randomplay
 from .engine import record as records
@@ -36,6 +37,7 @@ class Aquawar(EngineGame):
     engine = engine
     records = records
     winchance = winchance
+    tutorial = TUTORIAL
     web = AquawarWeb()
 
     def new_match(self, seed, first_mover=None, setup=None):

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from ..base import EngineGame, Record, RecordError, measured_level_ratings
 from . import bots, engine, winchance
 from .engine import record as records
+from .tutorial import TUTORIAL
 from .web import MiracleWeb
 
 # The contest's allowances for a program: the deck, then each whole turn.
@@ -38,6 +39,7 @@ class Miracle(EngineGame):
     engine = engine
     records = records
     winchance = winchance
+    tutorial = TUTORIAL
     web = MiracleWeb()
 
     def new_match(self, seed, first_mover=None, setup=None):

@@ -3,7 +3,7 @@ the controls, the log, the summary with its charts, and the replay viewer's data
 from django.utils.translation import gettext_lazy as _
 
 from ..base import Presentation
-from . import cards, history, presenter, replay
+from . import cards, figures, history, presenter, replay
 from .engine.cards import ARTIFACTS, DECK_CREATURES
 from .forms import form_command
 from .log import LogBook
@@ -29,7 +29,8 @@ class MiracleWeb(Presentation):
 
     def how_to_play_context(self):
         return {"creatures": [cards.creature_card(c) for c in DECK_CREATURES],
-                "artifacts": [cards.artifact_card(a) for a in ARTIFACTS]}
+                "artifacts": [cards.artifact_card(a) for a in ARTIFACTS],
+                "figures": figures.figures()}
 
     def page_context(self, payload, marks, seats):
         return presenter.page_context(payload, marks, seats)

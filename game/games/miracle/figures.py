@@ -45,7 +45,9 @@ def _board(state, cells=None, focus=None):
     """The board's drawing of ``state`` for seat 0; ``cells``: {cell key: [mark, …]};
     ``focus``: the cells a close-up must show (None: the whole map)."""
     seats = [{"label": _("You")}, {"label": _("The enemy")}]
-    drawn = presenter.board({"view": engine.view(state, 0), "seat": 0}, {"cells": cells or {}}, seats)
+    # Drawn as a position in a match being played, so a creature that may act shows it.
+    payload = {"view": engine.view(state, 0), "seat": 0, "status": "live"}
+    drawn = presenter.board(payload, {"cells": cells or {}}, seats)
     if focus:
         points = [mapdraw.centre(c, drawn["flipped"]) for c in focus]
         xs, ys = [x for x, _y in points], [y for _x, y in points]

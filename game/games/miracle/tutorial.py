@@ -134,7 +134,6 @@ class MiracleTutorial(Tutorial):
             "creatures, and it must stop when it steps next to an enemy: the green cells are where it may end."
         ) % {"move": mover["move"], "creature": name}, (
             Target(token(unit["unit"]), _("Click your %(creature)s.") % {"creature": name}),
-            Target("#board-tray button", _("Choose to select the creature standing here."), optional=True),
             Target(cell(to), _("Click the green cell nearest the enemy.")),
         ), 4)
 
@@ -146,7 +145,6 @@ class MiracleTutorial(Tutorial):
             "its range it strikes back (a counter). A creature either moves or attacks in a turn, not both."
         ), (
             Target(token(attacker["id"]), _("Click your %(creature)s.") % {"creature": creature_name(attacker["type"])}),
-            Target("#board-tray button", _("Choose to select the creature standing here."), optional=True),
             Target(cell(target["at"]), _("Click the enemy %(creature)s, lit red.") % {"creature": creature_name(target["type"])}),
         ), 5)
 

@@ -20,6 +20,7 @@ Every method is deterministic: the same state and arguments give the same answer
 events, so a stored seed plus the stored commands rebuild every state (replays, records, imports).
 """
 import json
+import re
 from pathlib import Path
 from typing import NamedTuple
 
@@ -69,6 +70,17 @@ def measured_level_ratings(bots_folder):
         return {}
     data = json.loads(path.read_text(encoding="utf-8"))
     return {level: round(entry["rating"]) for level, entry in data["ratings"].items()}
+
+
+# A space between two Chinese characters (or full-width punctuation). The Chinese lines keep a space
+# on each side of a player's name, as Latin words are set apart in Chinese text ("alice 选择了"); when
+# the name is itself Chinese ("你", for the viewer) those spaces are stray ("你 选择了").
+CJK_GAP = re.compile(r"(?<=[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]) (?=[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef])")
+
+
+def close_cjk_gaps(text):
+    """``text`` without the spaces between two Chinese characters, for the games' log lines."""
+    return CJK_GAP.sub("", text)
 
 
 class Game:

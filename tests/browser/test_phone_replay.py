@@ -37,14 +37,16 @@ def miracle_match(host, guest, commands=200):
     return Match.objects.get(pk=match.pk)
 
 
-@pytest.fixture
-def aquawar_finished(host, guest, transactional_db):
-    # Made before the browser starts: the test itself makes no database calls.
-    return finish(host, guest, seed=7)
+# What shows on each game's replay once its script has drawn.
+DRAWN = {"aquawar": ".replay-team", "miracle": ".hexmap"}
 
 
-@pytest.fixture
-def miracle_finished(host, guest, transactional_db):
+@pytest.fixture(params=DRAWN)
+def finished(request, host, guest, transactional_db):
+    """A finished match of each game. Made before the browser starts: the test itself makes no
+    database calls."""
+    if request.param == "aquawar":
+        return finish(host, guest, seed=7)
     return miracle_match(host, guest)
 
 
@@ -77,10 +79,9 @@ NUMBER_ROOM = """() => {
 }"""
 
 
-def step_by_turns(page, ready, name, screenshot_dir):
-    page.goto(name)
+def step_by_turns(page, ready, url):
+    page.goto(url)
     page.wait_for_selector(ready)
-    page.wait_for_function("() => document.getElementById('replay-log') !== null")
     lines_seen = 0
     for _ in range(30):
         page.click('[data-go="next-turn"]')
@@ -100,21 +101,8 @@ def assert_numbers_fit(page, screenshot_dir, name):
     assert needed <= room, f"the line numbers need {needed:.1f} px ({count} lines); the list leaves {room:.1f}"
 
 
-def test_stepping_an_aquawar_replay_on_a_phone_scrolls_only_the_log(
-    aquawar_finished, browser, live_server_url, screenshot_dir
-):
+def test_stepping_a_replay_on_a_phone_scrolls_only_the_log(finished, browser, live_server_url, screenshot_dir):
     page = ui.new_page(browser, live_server_url, **PHONE)
-    step_by_turns(page, "#replay:not([hidden]) .replay-team", f"/match/{aquawar_finished.pk}/replay/?as=all",
-                  screenshot_dir)
-    ui.shoot(page, screenshot_dir, "replay-aquawar-360-stepped")
-    assert_numbers_fit(page, screenshot_dir, "replay-aquawar-360-log-end")
-
-
-def test_stepping_a_miracle_replay_on_a_phone_scrolls_only_the_log(
-    miracle_finished, browser, live_server_url, screenshot_dir
-):
-    page = ui.new_page(browser, live_server_url, **PHONE)
-    step_by_turns(page, "#replay:not([hidden]) .hexmap", f"/match/{miracle_finished.pk}/replay/?as=all",
-                  screenshot_dir)
-    ui.shoot(page, screenshot_dir, "replay-miracle-360-stepped")
-    assert_numbers_fit(page, screenshot_dir, "replay-miracle-360-log-end")
+    step_by_turns(page, f"#replay:not([hidden]) {DRAWN[finished.game]}", f"/match/{finished.pk}/replay/?as=all")
+    ui.shoot(page, screenshot_dir, f"replay-{finished.game}-360-stepped")
+    assert_numbers_fit(page, screenshot_dir, f"replay-{finished.game}-360-log-end")

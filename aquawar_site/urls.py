@@ -1,7 +1,10 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from .views import favicon
+
 urlpatterns = [
+    path("favicon.ico", favicon),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("lobby.urls")),

@@ -20,6 +20,7 @@ Every method is deterministic: the same state and arguments give the same answer
 events, so a stored seed plus the stored commands rebuild every state (replays, records, imports).
 """
 import json
+import re
 from pathlib import Path
 from typing import NamedTuple
 
@@ -119,6 +120,17 @@ class Tutorial:
         """The ``Step`` for the player reading ``payload`` (``frames.payload`` for seat 0) of a live
         match; the platform says the last word once it is over."""
         raise NotImplementedError
+
+
+# A space between two Chinese characters (or full-width punctuation). The Chinese lines keep a space
+# on each side of a player's name, as Latin words are set apart in Chinese text ("alice 选择了"); when
+# the name is itself Chinese ("你", for the viewer) those spaces are stray ("你 选择了").
+CJK_GAP = re.compile(r"(?<=[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]) (?=[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef])")
+
+
+def close_cjk_gaps(text):
+    """``text`` without the spaces between two Chinese characters, for the games' log lines."""
+    return CJK_GAP.sub("", text)
 
 
 class Game:

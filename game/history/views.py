@@ -114,6 +114,8 @@ def history_row(match, player):
             row["result"] = "aborted"
         else:
             row["result"] = "won" if match.winner == seat else "lost"
+            # "Lost 0–2", not the host-first "Lost 2–0": the score reads from the chosen player's side.
+            row["score"] = (row["score"][seat], row["score"][1 - seat])
         row["opponent"] = row["sides"][1 - seat]
     return row
 

@@ -72,6 +72,9 @@
       }
       Promise.resolve(Notification.requestPermission()).then(function (answer) {
         store(NOTIFY, answer === "granted");
+        // A browser that blocks the site asks nothing and answers "denied" at once: without a
+        // word the switch would seem broken.
+        page.querySelector(".notify-blocked").hidden = answer !== "denied";
         drawSwitches();
       });
     });

@@ -53,6 +53,16 @@
     };
   }
 
+  // Scrolls the log box, and nothing else, so that its line ``line`` is in view: scrollIntoView
+  // would scroll the page too, and on a phone, where the log lies below the board, each step would
+  // take the board off the screen.
+  function reveal(box, line) {
+    const inside = box.getBoundingClientRect().top + box.clientTop;
+    const where = line.getBoundingClientRect();
+    if (where.top < inside) box.scrollTop -= inside - where.top;
+    else if (where.bottom > inside + box.clientHeight) box.scrollTop += where.bottom - inside - box.clientHeight;
+  }
+
   // options: count (how many steps), turnOf(index) (a value that the steps of one turn share, and
   // no step of another turn), draw(index) and interval (ms between steps while playing).
   // Returns show(index), to jump to a step from the game's own controls.
@@ -135,5 +145,5 @@
     return show;
   }
 
-  window.Replay = { page: page, controls: controls };
+  window.Replay = { page: page, controls: controls, reveal: reveal };
 })();

@@ -1,3 +1,5 @@
+from django.utils import translation
+
 from game.games.aquawar.engine.view import EVENT_RULES
 from game.games.aquawar.log import LogBook
 
@@ -29,6 +31,15 @@ def test_it_names_only_the_fish_the_events_named():
     assert text[5] == "You guessed guest's fish #4 is Archerfish: correct!"
     assert text[6] == "guest's Archerfish (#4) takes 50 damage (HP 350)."
     assert [line["version"] for line in lines if line["kind"] != "turn"] == [1, 2, 2, 3, 4, 5, 6]
+
+
+def test_its_chinese_lines_set_no_space_between_chinese_words_only_around_latin_names():
+    picks = [(1, [{"type": "pick", "player": 0, "fish": ["sea_wolf", "octopus", "clownfish", "sunfish"], "mimic": None}]),
+             (2, [{"type": "pick", "player": 1}])]
+    with translation.override("zh-hans"):
+        text = [line["text"] for line in LogBook(0, PLAYERS).entries(picks)]
+    assert text[0] == "你选择了海狼鱼、章鱼、小丑鱼、翻车鱼。"
+    assert text[1] == "guest 选好了队伍。"
 
 
 def test_it_forgets_the_names_when_a_new_round_starts():

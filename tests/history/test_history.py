@@ -29,6 +29,32 @@ def test_it_lists_a_finished_match_with_winner_score_and_turns(finished, outside
     assert f'href="/match/{finished.pk}/replay/"' in row and f'href="/match/{finished.pk}/summary/"' in row
 
 
+def test_it_counts_the_turns_of_a_round_cut_short_by_the_clock(host, guest, outsider_client):
+    live = live_in_round_one(host, guest)
+    played_turns = engine.MatchState.from_json(live.state).turn
+    assert played_turns >= 3
+    services.forfeit(live.pk, host, "timeout")
+    ended = Match.objects.get(pk=live.pk)
+    assert ended.status == Match.Status.FINISHED and ended.end_reason == "timeout"
+    html = outsider_client.get("/history/?empty=on").content.decode()
+    row = html[html.index(f'<tr data-match="{live.pk}">'):]
+    assert f"<td data-turns>{played_turns}</td>" in row[: row.index("</tr>")]
+
+
+def test_it_writes_the_score_from_the_chosen_players_side(finished, host, guest, outsider_client):
+    score = engine.MatchState.from_json(finished.state).score
+    assert score[0] != score[1]
+
+    def shown(url):
+        html = outsider_client.get(url).content.decode()
+        return re.search(r"<td data-score>(\d)–(\d)</td>", html).groups()
+
+    assert shown("/history/") == (str(score[0]), str(score[1]))
+    assert shown("/history/?player=host") == (str(score[0]), str(score[1]))
+    assert shown("/history/?player=guest") == (str(score[1]), str(score[0]))
+    assert shown("/users/guest/history/") == (str(score[1]), str(score[0]))
+
+
 def test_it_leaves_out_live_open_and_cancelled_matches(finished, live, host, outsider_client):
     services.create_match(host)
     cancelled = services.cancel_match(services.create_match(host), host)

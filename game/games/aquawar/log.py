@@ -9,6 +9,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from ..base import close_cjk_gaps
 from .texts import image as species_image
 from .texts import name as species_name
 
@@ -159,7 +160,7 @@ class LogBook:
         # "you" / "your" start many lines; player names keep the case their owners chose.
         if text and text.startswith(_("you")):
             text = capfirst(text)
-        return text
+        return text and close_cjk_gaps(text)
 
     def on_pick(self, event):
         if "fish" not in event:

@@ -61,7 +61,10 @@ class AquawarWeb(Presentation):
         return MATCH_END_REASONS.get(reason, reason)
 
     def history_facts(self, state):
-        return {"score": state.score, "turns": sum(r["turns"] for r in state.rounds)}
+        # A match resigned or lost on time mid-round has that round's turns in state.turn only
+        # (state.rounds holds the rounds that ended); after the last round they are in both.
+        unfinished = state.turn if state.end_reason != "rounds" else 0
+        return {"score": state.score, "turns": sum(r["turns"] for r in state.rounds) + unfinished}
 
     def summary(self, state, names, commands, plot):
         charts = [plot(series, history.FULL_HP) for series in history.hp_series(commands)]

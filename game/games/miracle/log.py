@@ -10,6 +10,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from ..base import close_cjk_gaps
 from . import marks
 from .texts import END_REASONS, TIEBREAKS, artifact_name, creature_name
 
@@ -44,9 +45,9 @@ class LogBook:
             return None
         # "you", "your", "the enemy" start many lines and take a capital; a player's name never
         # changes case: it is the name its owner chose.
-        if any(name and text.startswith(name) for name in self.players):
-            return text
-        return capfirst(text)
+        if not any(name and text.startswith(name) for name in self.players):
+            text = capfirst(text)
+        return close_cjk_gaps(text)
 
     # --- Names
 

@@ -60,7 +60,7 @@ def test_an_attack_and_its_damage_are_one_line_from_each_point_of_view():
     assert lines(summoned + events, 1)[-1].startswith("The enemy Archer (L2) attacks your Swordsman (L1): ")
     assert lines(summoned + events, "spectator")[-1].startswith("alice's Archer (L2) attacks bob's Swordsman (L1): ")
     with translation.override("zh-hans"):
-        assert lines(summoned + events, 0)[-1].startswith("你的弓箭手（2 级） 攻击敌方剑士（1 级）：")
+        assert lines(summoned + events, 0)[-1].startswith("你的弓箭手（2 级）攻击敌方剑士（1 级）：")
 
 
 def test_a_deck_is_named_only_to_its_owner_until_both_are_in():
@@ -92,6 +92,14 @@ def test_a_whole_match_reads_line_by_line_in_both_languages():
                 assert len(written) > 100
                 assert not [t for t in written if "%(" in t or "unit #" in t or "单位 #" in t]
                 assert "miracle" in written[-1].lower() or "神迹" in written[-1]
+
+
+def test_the_chinese_lines_set_no_space_between_chinese_words_only_around_latin_names():
+    state = engine.new_match(2, first_mover=0)
+    state, first = engine.apply(state, 0, {"deck": DECK_A})
+    with translation.override("zh-hans"):
+        assert lines(first, 0)[0].startswith("你选择了")
+        assert lines(first, 1) == ["alice 选好了卡组。"]
 
 
 def test_a_line_that_starts_with_a_name_keeps_the_name_as_its_owner_wrote_it():

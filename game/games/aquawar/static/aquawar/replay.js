@@ -125,7 +125,7 @@
     }
     if (last && index > 0 && steps[index].event >= 0) {
       last.classList.add("replay-entry--current");
-      last.scrollIntoView({ block: "nearest" });
+      window.Replay.reveal(log, last);
     }
   }
 

@@ -199,7 +199,7 @@
         log.append(last);
       });
     }
-    if (last) last.scrollIntoView({ block: "nearest" });
+    if (last) window.Replay.reveal(log, last);
   }
 
   function draw(index) {

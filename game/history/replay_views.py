@@ -7,7 +7,6 @@ downloaded at all: the record holds both teams.
 import json
 
 from django import forms
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
@@ -63,7 +62,7 @@ def replay(request, match_id):
         **built,
         "data": {**built["data"], "win_chances": [presenter.win_chance(c)["host"] for _v, c in chances]} if chances else built["data"],
         "win_chance": presenter.win_chance(chances[0][1]) if chances else None,
-        "win_chances_pending": settings.WIN_CHANCES and match.status == Match.Status.FINISHED and chances is None,
+        "win_chances_pending": winchances.pending(match, chances),
         "parts": game.web.templates,
         "script": game.web.replay_script,
         "source": source(match, names),

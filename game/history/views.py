@@ -11,7 +11,6 @@ resignation or a forfeit, say straight after the computer's first pick) unless a
 "play, resign" made hundreds of them, which would bury every match that was played.
 """
 from django import forms
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.paginator import Paginator
 from django.db.models import Exists, OuterRef, Q
@@ -210,7 +209,7 @@ def summary(request, match_id):
         **game.web.summary(state, names, commands, plot),
         # None while the workers have not estimated every step yet (the page says so).
         "win_chances": plot([(version, *percentages(chance)) for version, chance in chances], 100) if chances else None,
-        "win_chances_pending": settings.WIN_CHANCES and chances is None,
+        "win_chances_pending": winchances.pending(match, chances),
     }
     return render(request, "history/summary.html", context)
 

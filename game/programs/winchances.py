@@ -128,3 +128,9 @@ def series(match):
     chances = [(0, game.win_chance(start(game, match))), *stored]
     cache.set(key, chances, timeout=CACHE_SECONDS)
     return chances
+
+
+def pending(match, chances):
+    """Whether a finished match's page should say its chances are being estimated (``chances``: what
+    ``series`` gave)."""
+    return settings.WIN_CHANCES and match.status == Match.Status.FINISHED and chances is None

@@ -36,14 +36,16 @@ def _play(task):
     def observe(view, events):
         started = time.perf_counter()
         p = winchance.estimate(view, events)
-        return p, winchance.baseline(view), time.perf_counter() - started, view["phase"] == "over"
+        return p, winchance.baseline(view), time.perf_counter() - started, view["phase"] == "over", view
 
     seen, winner = play(game, CALIBRATION_SEEDS + first + index, pairing(index), observe)
     timings = [s[2] for s in seen]
     open_positions = [s for s in seen if not s[3]]
     step = max(1, len(open_positions) / positions)
     scored = [open_positions[int(i * step)] for i in range(min(positions, len(open_positions)))]
-    return [(p, b, index) for p, b, _, _ in scored], winner == 0, timings
+    # Each scored position's chance before the model's recalibration as well: what
+    # bench/win_chance_recalibration.py fits one on (a run is held-out data for the model it measured).
+    return [(p, b, index, winchance.uncalibrated(view)) for p, b, _, _, view in scored], winner == 0, timings
 
 
 def brier(pairs):
@@ -51,7 +53,7 @@ def brier(pairs):
 
 
 def report(results):
-    positions = [(p, b, won, match) for scored, won, _ in results for p, b, match in scored]
+    positions = [(p, b, won, match) for scored, won, _ in results for p, b, match, _raw in scored]
     outcome = [1.0 if won else 0.0 for *_, won, _ in positions]
     model = brier([(p, y) for (p, *_), y in zip(positions, outcome)])
     base = brier([(b, y) for (_, b, *_), y in zip(positions, outcome)])

@@ -165,6 +165,10 @@ class MatchEvent(models.Model):
     client_id = models.CharField(max_length=64, blank=True)
     command = models.JSONField(null=True, blank=True)
     events = models.JSONField(default=list)
+    # The host's chance to win after this command, estimated by the workers from the spectator's view
+    # (game/programs/winchances.py, docs/win-chances.md): engine help, read only for spectators of
+    # the live match and for everyone once it is over. Null until estimated.
+    win_chance = models.FloatField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

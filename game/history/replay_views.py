@@ -20,8 +20,9 @@ from .. import games
 from ..access import may_watch
 from ..chat import service as chat
 from ..games.base import RecordError
-from ..live import frames
+from ..live import frames, presenter
 from ..models import Match
+from ..programs import winchances
 from . import deltas, imports, replays
 from .views import finished_match, source
 
@@ -49,13 +50,19 @@ def replay(request, match_id):
     game = games.get(match.game)
     audience = replays.audience_allowed(match, request.GET.get("as"))
     names = frames.players(match)
+    built = viewer(match, game, audience, names)
+    # Once the match is over, every step's win chance as the workers stored it (None until they have).
+    chances = winchances.series(match)
     context = {
         "match": match,
         "names": names,
         "audience": "0" if audience == 0 else "1" if audience == 1 else audience,
         "perspectives": perspectives(match, names),
         "invite": invite if match.private else None,
-        **viewer(match, game, audience, names),
+        **built,
+        "data": {**built["data"], "win_chances": [presenter.win_chance(c)["host"] for _v, c in chances]} if chances else built["data"],
+        "win_chance": presenter.win_chance(chances[0][1]) if chances else None,
+        "win_chances_pending": winchances.pending(match, chances),
         "parts": game.web.templates,
         "script": game.web.replay_script,
         "source": source(match, names),

@@ -24,8 +24,9 @@ from .. import games
 from ..access import may_watch
 from ..live import frames, presenter
 from ..models import Match, MatchEvent
+from ..programs import winchances
 from .charts import plot
-from .replays import start, steps
+from .replays import steps
 
 PAGE_SIZE = 20
 
@@ -194,11 +195,8 @@ def summary(request, match_id):
     game = games.get(match.game)
     state = game.load(match.state)
     names = frames.players(match)
-    commands, chances = [], [(0, *percentages(game.win_chance(start(game, match))))]
-    for version, seat, command, after, events in steps(match):
-        commands.append((version, seat, command, events))
-        # The state is changed in place by the next step: its chance is taken now.
-        chances.append((version, *percentages(game.win_chance(after))))
+    commands = [(version, seat, command, events) for version, seat, command, _after, events in steps(match)]
+    chances = winchances.series(match)
     context = {
         "match": match,
         "names": names,
@@ -211,7 +209,9 @@ def summary(request, match_id):
         "parts": game.web.templates,
         "tournament_round": frames.tournament_round(match.pk),
         **game.web.summary(state, names, commands, plot),
-        "win_chances": plot(chances, 100),
+        # None while the workers have not estimated every step yet (the page says so).
+        "win_chances": plot([(version, *percentages(chance)) for version, chance in chances], 100) if chances else None,
+        "win_chances_pending": winchances.pending(match, chances),
     }
     return render(request, "history/summary.html", context)
 

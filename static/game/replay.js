@@ -32,6 +32,21 @@
     return root.view;
   }
 
+  // The host's chance in whole per cent after each frame's command, on a finished match's page
+  // (game/history/replay_views.py), else null.
+  let winChances = null;
+
+  // The win-chance bar (templates/history/_replay_win_chance.html) as it stood after ``frame``.
+  function showWinChance(frame) {
+    const bar = document.getElementById("replay-win-chance-bar");
+    const label = document.getElementById("replay-win-chance");
+    if (!winChances || !bar || !label) return;
+    const host = winChances[frame];
+    bar.value = host;
+    label.querySelector(".win-chance-host").textContent = label.dataset.host.replace("{}", host);
+    label.querySelector(".win-chance-guest").textContent = label.dataset.guest.replace("{}", 100 - host);
+  }
+
   // The page's parts and its frames (json_script "replay-data", every view after the first sent as
   // its changes) with the game's words ("replay-text"), or null on a page without a replay.
   function page() {
@@ -39,6 +54,7 @@
     const source = document.getElementById("replay-data");
     if (!root || !source) return null;
     const data = JSON.parse(source.textContent);
+    winChances = data.win_chances || null;
     data.frames.forEach((frame, f) => {
       if (f > 0) frame.view = changed(data.frames[f - 1].view, frame.changes);
     });
@@ -64,7 +80,8 @@
   }
 
   // options: count (how many steps), turnOf(index) (a value that the steps of one turn share, and
-  // no step of another turn), draw(index) and interval (ms between steps while playing).
+  // no step of another turn), draw(index), interval (ms between steps while playing) and frameOf(index)
+  // (the frame a step draws, when a frame has several steps; else the step's own index).
   // Returns show(index), to jump to a step from the game's own controls.
   function controls(root, options) {
     const last = options.count - 1;
@@ -76,6 +93,7 @@
     function show(index) {
       current = Math.max(0, Math.min(index, last));
       options.draw(current);
+      showWinChance(options.frameOf ? options.frameOf(current) : current);
       if (current === last) stop();
     }
 

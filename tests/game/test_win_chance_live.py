@@ -10,7 +10,7 @@ from django.core.cache import cache
 
 from game import games, services
 from game.live import frames
-from game.models import Match
+from game.models import Match, MatchEvent
 from game.programs import dispatch, runner, winchances
 from game.programs.worker import BotWorker
 
@@ -52,12 +52,57 @@ def test_it_estimates_each_version_once(host, guest, counted):
     assert frames.win_chance(match, None) == round(games.get("aquawar").win_chance(state), 3)
 
 
+def stored(match):
+    return list(MatchEvent.objects.filter(match=match).order_by("version").values_list("version", "win_chance"))
+
+
 @pytest.mark.django_db
-def test_it_estimates_no_match_that_is_not_live(host, guest, counted):
+def test_each_version_is_kept_with_its_command_whether_anyone_watches_or_not(host, guest):
     match = live_match(host, guest)
+    services.apply_command(match.pk, host, "h", match.version, HOST_TEAMS[1])
+    chance = winchances.estimate(match.pk)
+    match.refresh_from_db()
+    version, kept = stored(match)[-1]
+    assert version == match.version and round(kept, 3) == chance
+
+
+@pytest.mark.django_db
+def test_a_finished_matchs_missing_versions_are_estimated_once_each(host, guest, counted, settings):
+    settings.WIN_CHANCES = True
+    match = live_match(host, guest)
+    services.apply_command(match.pk, host, "h", match.version, HOST_TEAMS[1])
+    live_chance = winchances.estimate(match.pk)
+    match.refresh_from_db()
+    services.apply_command(match.pk, guest, "g", match.version, HOST_TEAMS[2])  # nobody estimates it live
     services.resign(match, host)
-    assert winchances.estimate(match.pk) is None
-    assert counted == []
+    assert len(counted) == 1
+    assert winchances.estimate(match.pk) is None  # no live version any more
+    versions = stored(match)
+    assert len(versions) == 3 and all(chance is not None for _v, chance in versions)
+    assert round(versions[0][1], 3) == live_chance  # kept, not estimated again
+    assert versions[-1][1] == 0.0  # the host resigned
+    assert len(counted) == 3
+    winchances.estimate(match.pk)
+    assert len(counted) == 3
+    # The whole course, for the summary and the replay: the start, then each command.
+    match.refresh_from_db()
+    assert [version for version, _chance in winchances.series(match)] == [0, *(v for v, _c in versions)]
+
+
+@pytest.mark.django_db
+def test_no_course_is_given_before_the_match_ends_or_while_a_step_is_missing(host, guest, settings, monkeypatch):
+    settings.WIN_CHANCES = True
+    asked = []
+    monkeypatch.setattr(winchances, "request", asked.append)
+    match = live_match(host, guest)
+    services.apply_command(match.pk, host, "h", match.version, HOST_TEAMS[1])
+    winchances.estimate(match.pk)
+    match.refresh_from_db()
+    assert winchances.series(match) is None and asked == []
+    services.resign(match, host)
+    match.refresh_from_db()
+    assert winchances.series(match) is None
+    assert asked == [match.pk]  # a worker fills the missing step in
 
 
 @pytest.mark.django_db

@@ -13,6 +13,7 @@ from game import games
 from game.games.aquawar import engine as aquawar
 from game.games.aquawar import winchance as aquawar_chances
 from game.games.aquawar.engine.randomplay import players_to_move
+from game.games.engines.winchance import recalibrated
 from game.games.miracle import engine as miracle
 from game.games.miracle import winchance as miracle_chances
 
@@ -118,3 +119,26 @@ def test_a_finished_match_has_its_winner_for_certain(engine, chances):
     for seat in (0, 1):
         over, _ = engine.resign(state, seat, "resign")
         assert chances.estimate(engine.view(over, "spectator")) == (1.0 if seat == 1 else 0.0)
+
+
+def test_a_recalibration_maps_the_chance_through_its_points_and_keeps_the_order():
+    points = [[0.1, 0.05], [0.3, 0.35], [0.7, 0.65], [0.9, 0.95]]
+    assert recalibrated(None, 0.42) == 0.42
+    assert recalibrated(points, 0.3) == pytest.approx(0.35)
+    assert recalibrated(points, 0.5) == pytest.approx(0.5)  # halfway between (0.3, 0.35) and (0.7, 0.65)
+    assert recalibrated(points, 0.05) == pytest.approx(0.025)  # from (0, 0) to the first point
+    assert recalibrated(points, 0.0) == 0.0 and recalibrated(points, 1.0) == pytest.approx(1.0)
+    grid = [recalibrated(points, i / 100) for i in range(101)]
+    assert grid == sorted(grid)
+
+
+@pytest.mark.parametrize("chances", [aquawar_chances, miracle_chances])
+def test_the_estimate_is_the_models_chance_recalibrated(chances, monkeypatch):
+    if chances is aquawar_chances:
+        view = aquawar.view(aquawar_after_picks(TEAM_B), "spectator")
+    else:
+        view = miracle.view(miracle_with_host_deck({"artifact": "holy_light", "creatures": ["swordsman", "archer", "priest"]}), "spectator")
+    monkeypatch.setitem(chances._MODELS, "calibration", [[0.5, 0.9]])
+    raw = chances.uncalibrated(view)
+    assert chances.estimate(view) == pytest.approx(recalibrated([[0.5, 0.9]], raw))
+    assert chances.estimate(view) != pytest.approx(raw)

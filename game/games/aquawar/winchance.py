@@ -19,7 +19,7 @@ and a third, ``match``, recalibrates that composition against the match's outcom
 """
 import math
 
-from ..engines.winchance import chance, forecast, load_models, share
+from ..engines.winchance import chance, forecast, load_models, recalibrated, share
 
 MAX_HP = 400
 TEAM = 4
@@ -94,10 +94,15 @@ def match_features(view):
     return {"logit": logit, f"logit_{stage}": logit, stage: 1.0, "logit_cubed": logit**3 / 10}
 
 
+def uncalibrated(view):
+    """The ``match`` model's chance, before the recalibration on held-out matches."""
+    return chance(_MODELS["match"], match_features(view))
+
+
 def estimate(view, events=()):
     """P(the host wins the match), from the spectator's ``view`` (``events``, the spectator's
     projected events, add nothing the view does not hold and are not read)."""
-    return forecast(view, lambda seen: chance(_MODELS["match"], match_features(seen)))
+    return forecast(view, lambda seen: recalibrated(_MODELS.get("calibration"), uncalibrated(seen)))
 
 
 def baseline(view):

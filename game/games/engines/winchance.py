@@ -3,7 +3,9 @@ logistic models, read from a small JSON file beside each estimator and evaluated
 
 A model is ``{"features": [names], "weights": [one per name], "bias": b}``; its chance for a row of
 features is the logistic function of ``bias + weights · row``. The weights are fitted offline by
-bench/win_chance_training.py (docs/win-chances.md); nothing here learns.
+bench/win_chance_training.py (docs/win-chances.md); nothing here learns. A game's models may end in
+a ``"calibration"``: points ``[[chance, observed], …]`` of an isotonic fit on held-out matches
+(bench/win_chance_recalibration.py), through which the model's chance is mapped.
 """
 import json
 import math
@@ -23,6 +25,18 @@ def chance(model, row):
         return 1.0 / (1.0 + math.exp(-z))
     e = math.exp(z)
     return e / (1.0 + e)
+
+
+def recalibrated(calibration, p):
+    """``p`` through the increasing piecewise-linear map of ``calibration``'s points (from (0, 0) to
+    (1, 1) beyond them); ``p`` itself without a calibration."""
+    if not calibration:
+        return p
+    points = [(0.0, 0.0), *map(tuple, calibration), (1.0, 1.0)]
+    for (x0, y0), (x1, y1) in zip(points, points[1:]):
+        if p <= x1:
+            return y0 if x1 == x0 else y0 + (y1 - y0) * (p - x0) / (x1 - x0)
+    return 1.0
 
 
 def forecast(view, rate):

@@ -11,7 +11,7 @@ the creatures on the board (how many, their HP and ATK, and how close that ATK s
 enemy's miracle), mana, garrisons held, stars lost, whose turn, and how near the turn limit, where
 the miracles' HP decides.
 """
-from ..engines.winchance import chance, forecast, load_models, share
+from ..engines.winchance import chance, forecast, load_models, recalibrated, share
 
 MIRACLE_HP = 30
 LOW_MIRACLE_HP = 10
@@ -62,10 +62,15 @@ def features(view):
     return row
 
 
+def uncalibrated(view):
+    """The model's chance, before the recalibration on held-out matches."""
+    return chance(_MODELS["match"], features(view))
+
+
 def estimate(view, events=()):
     """P(the host wins the match), from the spectator's ``view`` (``events``, the spectator's
     projected events, add nothing the view does not hold and are not read)."""
-    return forecast(view, lambda seen: chance(_MODELS["match"], features(seen)))
+    return forecast(view, lambda seen: recalibrated(_MODELS.get("calibration"), uncalibrated(seen)))
 
 
 def baseline(view):

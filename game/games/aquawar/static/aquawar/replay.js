@@ -146,6 +146,7 @@
     turnOf: (index) => steps[index].key,
     draw: draw,
     interval: 900,
+    frameOf: (index) => steps[index].frame,
   });
   roundSelect.addEventListener("change", () => {
     const round = Number(roundSelect.value);

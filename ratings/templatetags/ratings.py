@@ -5,6 +5,7 @@ program accounts are read once per request (a short list: few accounts are progr
 """
 from django import template
 from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 
 from ..api import all_program_ids
 from ..forms import PlayNowForm
@@ -34,6 +35,16 @@ def player(context, user, link=True):
         "ratings/_player.html",
         {"name": user.username, "program": user.pk in _programs(context), "link": link},
     )
+
+
+@register.simple_tag(takes_context=True)
+def rated_player(context, user, standing):
+    """``{% player user %}`` followed by ``standing`` (a ``Standing``, or None: nothing), "1500?"
+    while provisional: the lobby's lists."""
+    name = player(context, user)
+    if not name or standing is None:
+        return name
+    return mark_safe(name + " " + render_to_string("ratings/_rating.html", {"standing": standing}))
 
 
 @register.simple_tag(takes_context=True)

@@ -63,6 +63,14 @@ class AquawarWeb(Presentation):
     def history_facts(self, state):
         return {"score": state.score, "turns": sum(r["turns"] for r in state.rounds)}
 
+    def progress(self, state):
+        # Score, round and turn are in every view of the match: nothing hidden is read.
+        if state.phase == "pick":
+            text = _("Round %(round)d · %(a)d–%(b)d · picking fish")
+        else:
+            text = _("Round %(round)d · %(a)d–%(b)d · turn %(turn)d")
+        return text % {"round": state.round, "a": state.score[0], "b": state.score[1], "turn": state.turn}
+
     def summary(self, state, names, commands, plot):
         charts = [plot(series, history.FULL_HP) for series in history.hp_series(commands)]
         return {"rounds": history.round_rows(view(state, "all"), names, charts)}

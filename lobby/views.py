@@ -87,7 +87,8 @@ def match_lists(user):
     live = list(live.select_related("host", "guest").order_by("-updated")[:LIST_LIMIT])
     described(mine + open_matches + live)
     challenges = challenge_lists(user)
-    online = connections.online_count()
+    # Whoever reads it logged in is online, whether or not the count (cached) has seen their socket yet.
+    online = max(connections.online_count(), 1 if user.is_authenticated else 0)
     # The version: a live match's score and turn change with every move.
     shown = [(m.pk, m.status, m.guest_id, m.version) for group in (mine, open_matches, live) for m in group]
     shown += [(c.pk, c.status) for group in challenges.values() for c in group]

@@ -8,7 +8,7 @@ from . import history, presenter, source
 from .aid import deduction_aid
 from .engine import SPECIES, view
 from .forms import form_command
-from .log import MATCH_END_REASONS, LogBook
+from .log import MATCH_END_REASONS, LogBook, mark_rows
 from .texts import image as fish_image
 from .texts import name as species_name
 from .texts import skill_text
@@ -84,5 +84,8 @@ class AquawarWeb(Presentation):
             "species": {s: {"name": str(species_name(s)), "image": fish_image(s)} for s in species},
             "hidden_image": fish_image("hidden"),
             "dead_image": fish_image("dead"),
+            # Per frame, per event: what it did to each fish, drawn on the replay's board as on the live one.
+            "marks": [[mark_rows([event]) for event in frame["events"]] for frame in frames],
+            "max_marks": presenter.MAX_MARKS,
         }
         return {"data": data, "rounds": range(1, frames[-1]["view"]["round"] + 1)}

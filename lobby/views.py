@@ -69,7 +69,8 @@ def member_post(view):
 
 
 def match_lists(user):
-    """What the lobby shows `user`, plus a digest that changes whenever any of it does."""
+    """What the lobby shows `user`, plus a digest that changes whenever any of it does. What each
+    match's row says besides is read by ``described``, only when the lists are drawn."""
     public_live = Q(status="live", private=False)
     if user.is_authenticated:
         mine = list(
@@ -85,7 +86,6 @@ def match_lists(user):
         live = Match.objects.filter(public_live)
     open_matches = list(open_matches.select_related("host").order_by("-created")[:LIST_LIMIT])
     live = list(live.select_related("host", "guest").order_by("-updated")[:LIST_LIMIT])
-    described(mine + open_matches + live)
     challenges = challenge_lists(user)
     # Whoever reads it logged in is online, whether or not the count (cached) has seen their socket yet.
     online = max(connections.online_count(), 1 if user.is_authenticated else 0)
@@ -99,10 +99,12 @@ def match_lists(user):
     }
 
 
-def described(matches):
-    """Set on each match what the lists show besides its row: ``ratings``, each seat's ``Standing``
-    in the match's game (None for an empty seat), and ``progress``, a live match's score and turn
-    in its game's words. Two queries per game shown, whatever the number of matches."""
+def described(lists):
+    """``lists`` (``match_lists``), each match given what its row shows besides: ``ratings``, each
+    seat's ``Standing`` in the match's game (None for an empty seat), and ``progress``, a live
+    match's score and turn in its game's words. Two queries per game shown, whatever the number of
+    matches; not done for a poll answered "unchanged"."""
+    matches = lists["my_matches"] + lists["open_matches"] + lists["live_matches"]
     by_game = {}
     for match in matches:
         by_game.setdefault(match.game, set()).update(filter(None, (match.host_id, match.guest_id)))
@@ -113,6 +115,7 @@ def described(matches):
         if match.status == Match.Status.LIVE:
             game = match.game_object
             match.progress = game.web.progress(game.load(match.state))
+    return lists
 
 
 def computer_levels():
@@ -138,7 +141,7 @@ def lobby(request):
         "challenge_form": ChallengeForm(auto_id="challenge_%s", initial=last.get("challenge", {})),
         "computer_available": dispatch.available(),
         "computer_levels": computer_levels(),
-        **lists,
+        **described(lists),
         # The open matches the person sees waiting here: joined before the lobby's socket listens
         # (the page still loading, the socket reconnecting), the socket tells of it when it connects.
         "news_waiting": [match.pk for match in lists["my_matches"] if match.status == Match.Status.OPEN],
@@ -154,7 +157,7 @@ def lobby_matches(request):
     # invite links), so an unchanged list answers 204, which htmx leaves alone.
     if request.GET.get("digest") == context["digest"]:
         return HttpResponse(status=204)
-    return render(request, "lobby/lobby.html#match-lists", context)
+    return render(request, "lobby/lobby.html#match-lists", described(context))
 
 
 @member_post

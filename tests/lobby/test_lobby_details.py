@@ -61,7 +61,7 @@ def test_a_live_matchs_score_and_turn_follow_its_moves(host, guest, outsider_cli
 
 def test_a_miracle_match_says_its_turn_and_the_miracles_hp(host, guest):
     live = services.join_match(services.create_match(host, game="miracle"), guest)
-    described([live])
+    described({"my_matches": [], "open_matches": [], "live_matches": [live]})
     assert live.progress == "Turn 0 · miracles 30–30 HP"
     assert live.ratings[0].rating == live.ratings[1].rating == 1500
 

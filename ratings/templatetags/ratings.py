@@ -5,7 +5,8 @@ program accounts are read once per request (a short list: few accounts are progr
 """
 from django import template
 from django.template.loader import render_to_string
-from django.utils.safestring import mark_safe
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
 
 from ..api import all_program_ids
 from ..forms import PlayNowForm
@@ -42,9 +43,13 @@ def rated_player(context, user, standing):
     """``{% player user %}`` followed by ``standing`` (a ``Standing``, or None: nothing), "1500?"
     while provisional: the lobby's lists."""
     name = player(context, user)
-    if not name or standing is None:
+    if not name or not standing:
         return name
-    return mark_safe(name + " " + render_to_string("ratings/_rating.html", {"standing": standing}))
+    # Written here, not with a template: the lobby draws up to a hundred of them per poll.
+    title = _("Provisional rating") if standing.provisional else _("Rating")
+    return format_html(
+        '{} <span class="muted lobby-rating" data-rating="{}" title="{}">{}</span>', name, standing.shown, title, standing.shown
+    )
 
 
 @register.simple_tag(takes_context=True)

@@ -1,14 +1,20 @@
 """The lobby sockets that are open, kept in the database so the socket caps hold over every process
 (``MAX_SOCKETS_PER_USER``, ``MAX_SOCKETS_PER_ADDRESS``, the same as a match socket's, counted
 apart from them). Kept fresh and aged as presence rows are (game/live/presence.py)."""
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
 from game.live import connects
 from game.live.presence import STALE_AFTER
-from game.models import hold_account
+from game.models import BotConnection, Presence, hold_account
 
 from .models import LobbyConnection
+
+ONLINE_KEY = "lobby:online"
+# The lobby's "online now" is read on every view and poll of it: counted once in this long, by
+# whichever request finds the count gone, and shared by every process through the cache.
+ONLINE_FOR = 30
 
 
 def _fresh():
@@ -41,3 +47,22 @@ def touch(channel_name):
 
 def leave(channel_name):
     LobbyConnection.objects.filter(channel_name=channel_name).delete()
+
+
+def online_count():
+    """How many accounts have a socket open: the lobby's, a match's (players and logged-in
+    spectators) or a program's bot socket, each account once. Counted at most every ``ONLINE_FOR``
+    seconds (the cache), so the lobby's polls never add up to a query each."""
+    count = cache.get(ONLINE_KEY)
+    if count is None:
+        since = timezone.now() - STALE_AFTER
+        users = set(_fresh().values_list("user_id", flat=True).distinct())
+        users |= set(
+            Presence.objects.filter(connected=True, seen__gte=since, user__isnull=False)
+            .values_list("user_id", flat=True)
+            .distinct()
+        )
+        users |= set(BotConnection.objects.filter(seen__gte=since).values_list("user_id", flat=True).distinct())
+        count = len(users)
+        cache.set(ONLINE_KEY, count, ONLINE_FOR)
+    return count

@@ -1,6 +1,7 @@
 """The lobby's socket, ``/ws/lobby/``: tells a logged-in person the moment someone joins a match of
-theirs, or the server starts one for them (a tournament's round), so they are taken to it instead of
-letting their clock run unseen (static/lobby/lobby.js). The lobby and a tournament's page open it.
+theirs, or the server starts one for them (a tournament's round, an accepted challenge), so they are
+taken to it instead of letting their clock run unseen (static/lobby/lobby.js); and of challenges
+made to them or answered (lobby/challenges.py). The lobby and a tournament's page open it.
 
 It only listens: the joining is done by ``services.join_match``, which sends ``match.joined`` to the
 host's group (``groups.user_group``) once the join is committed. Like the match page's socket, it
@@ -119,6 +120,16 @@ class LobbyConsumer(sessions.SessionSocket, AsyncWebsocketConsumer):
         """The server started a match of this person's (a tournament's round, tournaments/runner.py)."""
         context = {"url": reverse("game:match", args=[message["match"]]), **message}
         await self.tell("lobby/_started.html", context)
+
+    async def challenge_changed(self, message):
+        """A challenge made to this person, or taken back; or the answer to one they made
+        (lobby/challenges.py): said on the page, whose lists then read it again."""
+        await self.tell("lobby/_challenge_news.html", {"news": message["news"], "name": message["name"]})
+
+    async def challenge_accepted(self, message):
+        """The person challenged accepted: the match has started, and the page goes to it."""
+        context = {"url": reverse("game:match", args=[message["match"]]), "name": message["name"]}
+        await self.tell("lobby/_challenge_accepted.html", context)
 
     async def tell(self, template, context):
         with translation.override(self.language):

@@ -127,6 +127,15 @@ class NewMatchForm(GameChoice):
         return self.cleaned_data["visibility"] == "private"
 
 
+class ChallengeForm(GameChoice):
+    """A challenge to one person by name (lobby/challenges.py): the lobby's, or a profile's with the
+    name given."""
+
+    field_order = ("opponent", "game", "move_seconds", "bank_minutes", "increment", "rated")
+    opponent = forms.CharField(label=_("Player's name"), max_length=150, strip=True)
+    rated = rated_field()
+
+
 def level_choices():
     """Every game's built-in levels; whether the chosen game has the level is checked when the match
     is created (``seats.start_vs_computer``)."""

@@ -22,7 +22,11 @@ from game.programs.seats import start_vs_computer
 from game.services import ServiceError, cancel_match, create_match, join_match
 from game.sweep import sweep_now_and_then
 
-from .forms import NewMatchForm, TokenForm, VsComputerForm, level_choices
+from ratings.api import is_program, ratings_of
+
+from . import challenges, connections
+from .challenges import challenge_lists
+from .forms import ChallengeForm, NewMatchForm, TokenForm, VsComputerForm, level_choices
 from .signups import SignupForm
 
 LIST_LIMIT = 50
@@ -65,7 +69,8 @@ def member_post(view):
 
 
 def match_lists(user):
-    """What the lobby shows `user`, plus a digest that changes whenever any of it does."""
+    """What the lobby shows `user`, plus a digest that changes whenever any of it does. What each
+    match's row says besides is read by ``described``, only when the lists are drawn."""
     public_live = Q(status="live", private=False)
     if user.is_authenticated:
         mine = list(
@@ -81,9 +86,36 @@ def match_lists(user):
         live = Match.objects.filter(public_live)
     open_matches = list(open_matches.select_related("host").order_by("-created")[:LIST_LIMIT])
     live = list(live.select_related("host", "guest").order_by("-updated")[:LIST_LIMIT])
-    shown = [(m.pk, m.status, m.guest_id) for group in (mine, open_matches, live) for m in group]
-    digest = hashlib.sha256(repr(shown).encode()).hexdigest()[:16]
-    return {"my_matches": mine, "open_matches": open_matches, "live_matches": live, "digest": digest}
+    challenges = challenge_lists(user)
+    # Whoever reads it logged in is online, whether or not the count (cached) has seen their socket yet.
+    online = max(connections.online_count(), 1 if user.is_authenticated else 0)
+    # The version: a live match's score and turn change with every move.
+    shown = [(m.pk, m.status, m.guest_id, m.version) for group in (mine, open_matches, live) for m in group]
+    shown += [(c.pk, c.status) for group in challenges.values() for c in group]
+    digest = hashlib.sha256(repr((shown, online)).encode()).hexdigest()[:16]
+    return {
+        "my_matches": mine, "open_matches": open_matches, "live_matches": live, "online": online,
+        "digest": digest, **challenges,
+    }
+
+
+def described(lists):
+    """``lists`` (``match_lists``), each match given what its row shows besides: ``ratings``, each
+    seat's ``Standing`` in the match's game (None for an empty seat), and ``progress``, a live
+    match's score and turn in its game's words. Two queries per game shown, whatever the number of
+    matches; not done for a poll answered "unchanged"."""
+    matches = lists["my_matches"] + lists["open_matches"] + lists["live_matches"]
+    by_game = {}
+    for match in matches:
+        by_game.setdefault(match.game, set()).update(filter(None, (match.host_id, match.guest_id)))
+    standings = {game: ratings_of(ids, game) for game, ids in by_game.items()}
+    for match in matches:
+        match.ratings = [standings[match.game].get(seat) for seat in (match.host_id, match.guest_id)]
+        match.progress = None
+        if match.status == Match.Status.LIVE:
+            game = match.game_object
+            match.progress = game.web.progress(game.load(match.state))
+    return lists
 
 
 def computer_levels():
@@ -106,9 +138,10 @@ def lobby(request):
         "form": NewMatchForm(initial=last.get("new", {})),
         # Both forms have a time control: distinct ids keep each one's label on its own field.
         "vs_computer_form": VsComputerForm(auto_id="computer_%s", initial=last.get("computer", {})),
+        "challenge_form": ChallengeForm(auto_id="challenge_%s", initial=last.get("challenge", {})),
         "computer_available": dispatch.available(),
         "computer_levels": computer_levels(),
-        **lists,
+        **described(lists),
         # The open matches the person sees waiting here: joined before the lobby's socket listens
         # (the page still loading, the socket reconnecting), the socket tells of it when it connects.
         "news_waiting": [match.pk for match in lists["my_matches"] if match.status == Match.Status.OPEN],
@@ -124,7 +157,7 @@ def lobby_matches(request):
     # invite links), so an unchanged list answers 204, which htmx leaves alone.
     if request.GET.get("digest") == context["digest"]:
         return HttpResponse(status=204)
-    return render(request, "lobby/lobby.html#match-lists", context)
+    return render(request, "lobby/lobby.html#match-lists", described(context))
 
 
 @member_post
@@ -157,6 +190,66 @@ def match_new(request):
     else:
         messages.success(request, _("Match created. It is listed in the lobby until someone joins."))
     return redirect("lobby")
+
+
+def form_error(form):
+    """What a refused game-and-clock form says: its first error, the time control's first."""
+    for field in ("move_seconds", "opponent", "game", "rated"):
+        if field in form.errors:
+            return form.errors[field][0]
+    return next(iter(form.errors.values()))[0]
+
+
+@member_post
+def challenge_new(request):
+    """A challenge to the player named in the form (the lobby's, or a profile's button)."""
+    form = ChallengeForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, form_error(form))
+        return redirect("lobby")
+    remember_choice(request, "challenge", form.cleaned_data, ("game", "move_seconds", "bank_seconds"))
+    try:
+        opponent = challenges.opponent_named(form.cleaned_data["opponent"])
+        challenges.challenge(
+            request.user, opponent, game=form.cleaned_data["game"], rated=form.cleaned_data["rated"], **form.time_control
+        )
+    except ServiceError as error:
+        messages.error(request, error.message)
+        return redirect("lobby")
+    messages.success(
+        request, _("Challenge sent to %(name)s. You will be taken to the match here when they accept.") % {"name": opponent.username}
+    )
+    return redirect("lobby")
+
+
+@member_post
+def challenge_accept(request, challenge_id):
+    try:
+        match = challenges.accept(challenge_id, request.user)
+    except ServiceError as error:
+        messages.error(request, error.message)
+        return redirect("lobby")
+    return redirect(match_url(match))
+
+
+def _answer(request, action, challenge_id, done):
+    try:
+        action(challenge_id, request.user)
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, done)
+    return redirect("lobby")
+
+
+@member_post
+def challenge_decline(request, challenge_id):
+    return _answer(request, challenges.decline, challenge_id, _("Challenge declined."))
+
+
+@member_post
+def challenge_cancel(request, challenge_id):
+    return _answer(request, challenges.cancel, challenge_id, _("Challenge cancelled."))
 
 
 def visible_match(request, match_id):
@@ -268,6 +361,9 @@ def profile(request, username):
         opponent = match.guest if seat == 0 else match.host
         rows.append({"match": match, "opponent": opponent, "result": label, "style": style})
     context = {"player": player, "played": finished.count(), "won": won, "lost": lost, "rows": rows}
+    if request.user.is_authenticated and request.user.pk != player.pk and player.is_active and not is_program(player):
+        last = request.session.get(LAST_CHOICE, {}).get("challenge", {})
+        context["challenge_form"] = ChallengeForm(auto_id="challenge_%s", initial={**last, "opponent": player.username})
     return render(request, "lobby/profile.html", context)
 
 

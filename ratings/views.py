@@ -10,8 +10,8 @@ from game import games
 from game.services import ServiceError
 from lobby.views import member_post
 
-from . import leaderboard
-from .api import mark_program
+from . import glicko2, leaderboard
+from .api import PROVISIONAL_DEVIATION, mark_program
 
 
 def _game_or_404(name):
@@ -39,6 +39,12 @@ def leaderboard_page(request, game, kind):
         "kind": kind,
         "page": page,
         "first_rank": page.start_index(),
+        "provisional": list(leaderboard.provisional(chosen.name, kind)),
+        "threshold": PROVISIONAL_DEVIATION,
+        # Against established opponents (deviation 60) a rating settles fastest; against new ones slowest.
+        "fastest": leaderboard.matches_to_establish(60.0),
+        "slowest": leaderboard.matches_to_establish(glicko2.DEFAULT_DEVIATION),
+        "inactive_days": leaderboard.INACTIVE_AFTER.days,
     }
     return render(request, "ratings/leaderboard.html", context)
 

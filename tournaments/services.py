@@ -35,9 +35,10 @@ def _member(user):
         raise ServiceError("login_required", _("Log in to take part."))
 
 
-def create(organizer, *, name, game, kind, for_programs, rated, move_seconds, starts, rounds, bank_seconds=0):
+def create(organizer, *, name, game, kind, for_programs, rated, move_seconds, starts, rounds, bank_seconds=0, enter=False):
     """A new tournament, open for registration until ``starts``. Round robin ignores ``rounds``
-    (everyone meets everyone: the runner sets it at the start)."""
+    (everyone meets everyone: the runner sets it at the start). ``enter``: the organiser registers
+    as a player at once, checked as any registration; if that is refused, nothing is made."""
     _member(organizer)
     chosen = game_named(game)
     name = (name or "").strip()
@@ -61,7 +62,7 @@ def create(organizer, *, name, game, kind, for_programs, rated, move_seconds, st
         if Tournament.objects.filter(organizer=organizer, status__in=OPEN).count() >= MAX_OPEN_TOURNAMENTS:
             message = _("You already organize %(count)d tournaments that have not ended.")
             raise ServiceError("too_many_tournaments", message % {"count": MAX_OPEN_TOURNAMENTS})
-        return Tournament.objects.create(
+        made = Tournament.objects.create(
             name=name,
             game=chosen.name,
             kind=kind,
@@ -73,6 +74,9 @@ def create(organizer, *, name, game, kind, for_programs, rated, move_seconds, st
             rounds=rounds if kind == Tournament.Kind.SWISS else 0,
             organizer=organizer,
         )
+        if enter:
+            register(made.pk, organizer)
+    return made
 
 
 def may_enter(user, player):

@@ -45,6 +45,9 @@ def tournament_new(request):
         messages.error(request, first)
         return redirect("tournaments:list")
     data = form.cleaned_data
+    # Ticked by default: it enters the organiser where they may play (a person in a tournament for
+    # people, a program's account in one for programs), and means nothing in the other kind.
+    enter = data["enter"] and is_program(request.user) == form.for_programs
     try:
         tournament = services.create(
             request.user,
@@ -57,11 +60,15 @@ def tournament_new(request):
             bank_seconds=data.get("bank_seconds", 0),
             starts=data["starts"],
             rounds=data["rounds"],
+            enter=enter,
         )
     except ServiceError as error:
         messages.error(request, error.message)
         return redirect("tournaments:list")
-    messages.success(request, _("Tournament created: registration is open until it starts."))
+    if enter:
+        messages.success(request, _("Tournament created, and you are registered: registration is open until it starts."))
+    else:
+        messages.success(request, _("Tournament created: registration is open until it starts."))
     return redirect("tournaments:detail", tournament.pk)
 
 

@@ -422,6 +422,11 @@ class Presentation:
         """What the history list shows of a finished match: ``{"score": (a, b), "turns": n}``."""
         raise NotImplementedError
 
+    def progress(self, state):
+        """How far a live match has come, in a few words everyone may read (the lobby's list of
+        live matches: score, round, turn), or None where the game says nothing."""
+        return None
+
     def summary(self, state, names, commands, plot):
         """The summary page's context for the "summary" template, from the final state, the two
         names, and ``commands``: ``[(version, seat, command, events)]`` replayed from the seed. ``plot(series, top)`` turns ``[(x, value of seat 0, value of seat 1)]`` into the

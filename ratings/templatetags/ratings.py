@@ -5,6 +5,8 @@ program accounts are read once per request (a short list: few accounts are progr
 """
 from django import template
 from django.template.loader import render_to_string
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
 
 from ..api import all_program_ids
 from ..forms import PlayNowForm
@@ -33,6 +35,20 @@ def player(context, user, link=True):
     return render_to_string(
         "ratings/_player.html",
         {"name": user.username, "program": user.pk in _programs(context), "link": link},
+    )
+
+
+@register.simple_tag(takes_context=True)
+def rated_player(context, user, standing):
+    """``{% player user %}`` followed by ``standing`` (a ``Standing``, or None: nothing), "1500?"
+    while provisional: the lobby's lists."""
+    name = player(context, user)
+    if not name or not standing:
+        return name
+    # Written here, not with a template: the lobby draws up to a hundred of them per poll.
+    title = _("Provisional rating") if standing.provisional else _("Rating")
+    return format_html(
+        '{} <span class="muted lobby-rating" data-rating="{}" title="{}">{}</span>', name, standing.shown, title, standing.shown
     )
 
 

@@ -90,3 +90,25 @@ def test_it_steps_through_an_aquawar_replay(finished_match, browser, live_server
     page.click('[data-go="prev-turn"]')
     assert position(page).startswith(f"Round {rounds[0]}")
     ui.shoot(page, screenshot_dir, "replay-aquawar-1280")
+
+
+def test_the_replays_board_marks_what_each_move_did_as_the_live_board_does(finished_match, browser, live_server_url, screenshot_dir):
+    """Issue #29: the actor's "Attack"/"Skill", the damage on its target, as on the live board."""
+    page = ui.new_page(browser, live_server_url)
+    page.goto(f"/match/{finished_match.pk}/replay/?as=all")
+    page.wait_for_selector("#replay:not([hidden]) .replay-team")
+    assert page.locator(".replay-fish .mark").count() == 0
+    last = int(STEP.search(position(page)).group(2))
+    # The first attack or skill that hurt a fish (a wrong assertion hurts too, with no actor).
+    while not (page.locator(".replay-fish--acted").count() and page.locator(".replay-fish .mark--damage").count()):
+        assert step(page) < last, "no move that did damage in the whole replay"
+        page.keyboard.press("ArrowRight")
+    actor = page.locator(".replay-fish--acted")
+    assert actor.count() == 1 and actor.locator(".mark--act").inner_text() in ("Attack", "Skill")
+    damage = page.locator(".replay-fish--marked .mark--damage").first.inner_text()
+    # The number on the fish is the one the log's current line reads.
+    assert damage.startswith("−") and damage[1:] in page.inner_text(".replay-entry--current")
+    ui.shoot(page, screenshot_dir, "replay-marks-1280")
+    # Stepping back before the first move takes them off again.
+    page.keyboard.press("Home")
+    assert step(page) == 0 and page.locator(".replay-fish .mark").count() == 0

@@ -4,6 +4,7 @@ tournament's page is taken to their match, the match page links back to the roun
 tournament's page leads to the match and shows the standings."""
 import re
 from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
 
 from . import ui
 
@@ -22,6 +23,7 @@ def start_time():
 
 
 def create_tournament(page, name, starts):
+    """Created with the form's defaults otherwise: the organiser plays in it ("I play in it too")."""
     page.goto("/tournaments/")
     form = page.locator("main form[action='/tournaments/new']")
     form.locator("input[name=name]").fill(name)
@@ -46,8 +48,9 @@ def test_two_people_play_round_one_of_a_round_robin_and_the_match_links_back(bro
     names = [ui.sign_up(organizer, "organizer"), ui.sign_up(player, "player")]
     starts = start_time()
     url = create_tournament(organizer, "Browser cup", starts)
-    for page in (organizer, player):
-        register(page, url)
+    # The organiser was registered with the creation; the other player registers.
+    assert "you are registered" in organizer.inner_text(".message--success")
+    register(player, url)
     organizer.reload()
     for page in (organizer, player):
         assert all(name in page.inner_text(".standings") for name in names)
@@ -83,3 +86,45 @@ def test_two_people_play_round_one_of_a_round_robin_and_the_match_links_back(bro
     assert player.locator(".standings abbr[title='Sonneborn–Berger']").is_visible()
     assert player.evaluate("() => { const wrap = document.querySelector('.table-wrap'); return wrap.scrollWidth <= wrap.clientWidth; }")
     ui.shoot(player, screenshot_dir, "tournament-standings-360")
+
+
+def test_a_start_is_entered_and_shown_on_the_viewers_own_clock_with_a_countdown(browser, live_server_url, screenshot_dir):
+    """Issue #29: an organiser in Shanghai types 20:00 of their day; a viewer in New York reads the
+    same instant on their own clock, counted down to."""
+    context = browser.new_context(base_url=live_server_url, timezone_id="Asia/Shanghai", locale="en-US")
+    context.set_default_timeout(ui.TIMEOUT_MS)
+    context.on("console", ui.report_csp_violations)
+    organizer = context.new_page()
+    ui.sign_up(organizer, "organizer")
+    organizer.goto("/tournaments/")
+    form = organizer.locator("main form[action='/tournaments/new']")
+    assert form.locator("input[name=time_zone]").input_value() == "Asia/Shanghai"
+    assert form.locator("[data-time-zone]").inner_text() == "Asia/Shanghai"
+    # The form's proposed start (an hour from now) is shown on the organiser's clock, not in UTC.
+    proposed = datetime.strptime(form.locator("input[name=starts]").input_value(), "%Y-%m-%dT%H:%M")
+    shanghai_now = datetime.now(ZoneInfo("Asia/Shanghai")).replace(tzinfo=None)
+    assert timedelta(minutes=50) < proposed - shanghai_now < timedelta(minutes=70)
+    day = (shanghai_now + timedelta(days=2)).date()
+    form.locator("input[name=name]").fill("Zone cup")
+    form.locator("input[name=starts]").fill(f"{day.isoformat()}T20:00")
+    form.locator("button[type=submit]").click()
+    organizer.wait_for_url(re.compile(r".*/tournaments/\d+/$"))
+    starts = organizer.get_attribute("dd time[data-local]", "datetime")
+    # 20:00 in Shanghai (UTC+8, no summer time) is 12:00 UTC.
+    assert datetime.fromisoformat(starts) == datetime(day.year, day.month, day.day, 12, tzinfo=timezone.utc)
+    assert "8:00" in organizer.inner_text("dd time[data-local]")
+    # Counted in the largest unit there are two of: hours when less than two days are left.
+    left = datetime.fromisoformat(starts) - datetime.now(timezone.utc)
+    counted = re.fullmatch(r"in (\d+) (hours|days)", organizer.inner_text("[data-countdown]"))
+    unit = 86400 if left >= timedelta(days=2) else 3600
+    assert counted and abs(int(counted.group(1)) - left.total_seconds() // unit) <= 1, counted
+    ui.shoot(organizer, screenshot_dir, "tournament-time-zone-shanghai-1280")
+    viewer_context = browser.new_context(base_url=live_server_url, timezone_id="America/New_York", locale="en-US")
+    viewer = viewer_context.new_page()
+    viewer.goto(organizer.url.removeprefix(live_server_url))
+    new_york = datetime.fromisoformat(starts).astimezone(ZoneInfo("America/New_York"))
+    shown = viewer.inner_text("dd time[data-local]")
+    assert f"{new_york.hour % 12 or 12}:00" in shown and ("EST" in shown or "EDT" in shown), shown
+    assert viewer.locator("tr", has_text="Zone cup").count() == 0  # (the detail page: no list)
+    viewer.goto("/tournaments/")
+    assert viewer.inner_text("tr:has-text('Zone cup') time[data-local]") == shown

@@ -6,6 +6,7 @@ import pytest
 from django.test import Client
 
 from game.games.aquawar import engine
+from game.games.aquawar.log import marks
 from game import services
 from game.models import Match
 
@@ -102,3 +103,23 @@ def test_its_play_button_says_play_in_chinese_not_the_lobbys_enter_the_match(fin
     page = outsider_client.get(f"/match/{finished.pk}/replay/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     button = re.search(r'<button[^>]*data-go="play"[^>]*>([^<]*)</button>', page)
     assert button and button.group(1) == "播放" and 'data-pause="暂停"' in button.group(0)
+
+
+@pytest.mark.parametrize("perspective", list(AUDIENCES))
+def test_its_marks_are_the_live_boards_for_each_event(finished, outsider_client, perspective):
+    """Issue #29: the replay's board marks what each move did as the live board does (the same
+    marks, in the same words, from the same projected events: nothing a viewer was not shown)."""
+    data = frames_of(outsider_client, finished, perspective)
+    assert len(data["marks"]) == len(data["frames"])
+    kinds = set()
+    for frame, frame_marks in zip(data["frames"], data["marks"]):
+        assert len(frame_marks) == len(frame["events"])
+        for event, rows in zip(frame["events"], frame_marks):
+            expected = [[side, pos, m["kind"], m["text"]] for (side, pos), found in marks([event]).items() for m in found]
+            assert rows == expected
+            kinds.update(row[2] for row in rows)
+    assert {"act", "damage", "death"} <= kinds
+    # The words are the page's language's.
+    chinese = Client(headers={"accept-language": "zh-hans"}).get(f"/match/{finished.pk}/replay/?as={perspective}")
+    texts = {row[3] for frame in embedded(chinese, "replay-data")["marks"] for rows in frame for row in rows}
+    assert "攻击" in texts or "技能" in texts

@@ -4,6 +4,7 @@ from channels.db import database_sync_to_async
 
 from game import services
 from game.programs import seats
+from lobby import challenges
 from tests.game.helpers import HOST, ORIGIN, session_cookie
 from tests.sockets import RecordingSocket
 
@@ -122,3 +123,31 @@ async def test_a_waiting_list_that_is_no_list_of_ids_changes_nothing(host, guest
         assert f'data-url="/match/{match.pk}/"' in await socket.receive()
     finally:
         await socket.disconnect()
+
+
+async def test_a_challenge_is_told_to_the_challenged_and_its_answer_to_the_challenger(host, guest, outsider):
+    """Issue #29: the challenge arrives live, with an element that reads the lists again at once;
+    accepting takes the challenger to the match, declining tells them so."""
+    challenged, _ = await lobby_socket(guest)
+    challenger, _ = await lobby_socket(host)
+    other, _ = await lobby_socket(outsider)
+    ask = database_sync_to_async(challenges.challenge)
+    try:
+        made = await ask(host, guest, game="aquawar", move_seconds=30)
+        news = await challenged.receive()
+        assert 'id="lobby-challenge-news"' in news and 'data-news="received"' in news
+        assert "host challenges you" in news and 'hx-get="/lobby/matches/"' in news
+        match = await database_sync_to_async(challenges.accept)(made.pk, guest)
+        news = await challenger.receive()
+        assert 'id="lobby-joined"' in news and f'data-url="/match/{match.pk}/"' in news
+        assert "guest accepted your challenge" in news
+        again = await ask(host, guest, game="aquawar", move_seconds=30)
+        await challenged.receive()
+        await database_sync_to_async(challenges.decline)(again.pk, guest)
+        news = await challenger.receive()
+        assert 'data-news="declined"' in news and "guest declined your challenge" in news
+        assert await other.communicator.receive_nothing(timeout=0.2)
+    finally:
+        await challenged.disconnect()
+        await challenger.disconnect()
+        await other.disconnect()

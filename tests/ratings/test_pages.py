@@ -9,6 +9,7 @@ from django.utils import timezone
 from game import services
 from game.models import Match
 from game.programs.seats import bot_account
+from ratings import leaderboard
 from ratings.api import is_program, mark_program
 from ratings.models import Rating
 from tests.accounts import client_for
@@ -82,10 +83,12 @@ def test_the_leaderboard_ranks_people_and_leaves_out_provisional_inactive_and_pr
     ranked(make_user, "unsure", 1900, deviation=200)
     ranked(make_user, "away", 1800, days_ago=400)
     ranked(make_user, "machine", 2000, program=True)
-    page = client.get(board()).content.decode()
+    page, provisional = client.get(board()).content.decode().split('id="provisional-heading"')
     assert page.index('data-user="first"') < page.index('data-user="second"')
     for absent in ("unsure", "away", "machine"):
         assert f'data-user="{absent}"' not in page
+    # The provisional one is listed apart, after the ranked.
+    assert 'data-user="unsure"' in provisional and 'data-user="away"' not in provisional
     assert f'href="{reverse("profile", args=["first"])}"' in page
     programs = client.get(board(kind="programs")).content.decode()
     assert 'data-user="machine"' in programs and 'data-user="first"' not in programs
@@ -151,3 +154,24 @@ def test_the_history_list_marks_a_program_and_links_both_names(host, make_user, 
     page = client.get(reverse("history:list") + "?empty=on").content.decode()
     assert "badge--bot" in page
     assert f'href="{reverse("profile", args=["prog"])}"' in page and f'href="{reverse("profile", args=["host"])}"' in page
+
+
+def test_a_leaderboard_of_provisional_players_only_lists_them_apart_and_says_how_to_be_ranked(make_user, client):
+    """Issue #29: not an empty page. The nearest to a rank (most rated matches) first."""
+    user = ranked(make_user, "newcomer", 1620, deviation=180)
+    Rating.objects.filter(user=user).update(played=4)
+    ranked(make_user, "veteran", 1450, deviation=120)
+    page = client.get(board()).content.decode()
+    assert "Nobody is ranked here yet." in page
+    listed = page.split('id="provisional-heading"')[1]
+    assert listed.index('data-user="veteran"') < listed.index('data-user="newcomer"')
+    assert "1620?" in listed
+    # Worked out by the rating system itself (ratings/leaderboard.py): 10 and 22 with its constants.
+    assert "falls to 110: after about 10 rated matches against established players, up to about 22" in page
+
+
+def test_the_matches_a_rating_takes_to_settle_follow_the_rating_system():
+    assert leaderboard.matches_to_establish(60.0) == 10
+    assert leaderboard.matches_to_establish(350.0) == 22
+    # Less certain opponents tell less of a player: more matches (read from the system, not written down).
+    assert leaderboard.matches_to_establish(60.0) < leaderboard.matches_to_establish(200.0)

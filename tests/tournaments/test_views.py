@@ -1,6 +1,7 @@
 """The tournament pages: create from the form, register and withdraw, the live standings with a link
 to every match, the ladder; odd input is a message or a 404, never a 500, and changes nothing."""
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.urls import reverse
@@ -180,3 +181,62 @@ def test_past_its_start_time_a_tournament_offers_no_registration_until_the_runne
         page = client_for(viewer).get(reverse("tournaments:live", args=[cup.pk])).content.decode()
         assert "Starting…" in page and "Registration open" not in page
         assert not any(f'/{action}"' in page for action in ("register", "withdraw", "cancel"))
+
+
+def local_start(zone, days=3, hour=20):
+    """A start ``days`` from now at ``hour`` o'clock on the clock of ``zone``: (form value, instant)."""
+    day = timezone.now().astimezone(ZoneInfo(zone)).date() + timedelta(days=days)
+    instant = datetime(day.year, day.month, day.day, hour, 0, tzinfo=ZoneInfo(zone))
+    return instant.strftime("%Y-%m-%dT%H:%M"), instant
+
+
+def test_the_start_is_read_on_the_organisers_clock(host_client):
+    """Issue #29: 20:00 typed in Shanghai is 12:00 UTC; the page's script names the zone."""
+    typed, instant = local_start("Asia/Shanghai")
+    host_client.post(reverse("tournaments:new"), form(starts=typed, time_zone="Asia/Shanghai"))
+    starts = Tournament.objects.get().starts
+    assert starts == instant and starts.astimezone(UTC).hour == 12
+
+
+def test_a_start_in_a_zone_with_summer_time_takes_that_dates_offset(host_client):
+    typed, instant = local_start("America/New_York", days=20, hour=9)
+    host_client.post(reverse("tournaments:new"), form(starts=typed, time_zone="America/New_York"))
+    starts = Tournament.objects.get().starts
+    # 9:00 there is 13:00 UTC in summer time, 14:00 otherwise: whichever holds on that date.
+    assert starts == instant and starts.astimezone(UTC).hour == 9 - instant.utcoffset().total_seconds() / 3600
+
+
+def test_without_a_zone_the_start_is_utc_and_an_unknown_zone_is_refused(host_client):
+    typed, _instant = local_start("UTC")
+    host_client.post(reverse("tournaments:new"), form(starts=typed))
+    assert Tournament.objects.get().starts.astimezone(UTC).hour == 20
+    for zone in ("../../etc/passwd", "Mars/Olympus", "x" * 80):
+        response = host_client.post(reverse("tournaments:new"), form(starts=typed, time_zone=zone), follow=True)
+        assert [m for m in response.context["messages"] if m.level_tag == "error"]
+    assert Tournament.objects.count() == 1
+
+
+def test_the_organiser_may_register_on_creation(host_client, host):
+    host_client.post(reverse("tournaments:new"), form(enter="on"))
+    cup = Tournament.objects.get()
+    assert list(cup.entries.values_list("player", flat=True)) == [host.pk]
+    # In a tournament for programs a person's box means nothing: created, nobody entered.
+    host_client.post(reverse("tournaments:new"), form(enter="on", players="programs", kind="round_robin"))
+    assert not Tournament.objects.get(for_programs=True).entries.exists()
+
+
+def test_a_refused_registration_on_creation_makes_nothing(host, monkeypatch):
+    monkeypatch.setattr(services, "MAX_ENTRIES", 0)
+    with pytest.raises(match_services.ServiceError) as refused:
+        new_tournament(host, enter=True)
+    assert refused.value.code == "too_many_entries"
+    assert not Tournament.objects.exists()
+
+
+def test_the_pages_give_times_for_the_viewers_zone_and_a_countdown(client, host):
+    cup = new_tournament(host)
+    page = client.get(reverse("tournaments:detail", args=[cup.pk])).content.decode()
+    assert f'datetime="{cup.starts.isoformat()}" data-local' in page
+    assert f'data-countdown="{cup.starts.isoformat()}"' in page and "tournaments/local_time.js" in page
+    listing = client.get(reverse("tournaments:list")).content.decode()
+    assert 'data-local' in listing and 'name="time_zone"' not in listing  # the form is for members

@@ -69,6 +69,12 @@ def marks(events):
     return found
 
 
+def mark_rows(events):
+    """``marks(events)`` as rows for the replay's script, ``[[side, pos, kind, text]]``: the same
+    marks, in the same words, as the live board draws."""
+    return [[side, pos, mark["kind"], mark["text"]] for (side, pos), found in marks(events).items() for mark in found]
+
+
 class LogBook:
     def __init__(self, audience, players):
         self.audience = audience

@@ -8,7 +8,7 @@ from . import history, presenter, source
 from .aid import deduction_aid
 from .engine import SPECIES, view
 from .forms import form_command
-from .log import MATCH_END_REASONS, LogBook
+from .log import MATCH_END_REASONS, LogBook, mark_rows
 from .texts import image as fish_image
 from .texts import name as species_name
 from .texts import skill_text
@@ -66,6 +66,14 @@ class AquawarWeb(Presentation):
         unfinished = state.turn if state.end_reason != "rounds" else 0
         return {"score": state.score, "turns": sum(r["turns"] for r in state.rounds) + unfinished}
 
+    def progress(self, state):
+        # Score, round and turn are in every view of the match: nothing hidden is read.
+        if state.phase == "pick":
+            text = _("Round %(round)d · %(a)d–%(b)d · picking fish")
+        else:
+            text = _("Round %(round)d · %(a)d–%(b)d · turn %(turn)d")
+        return text % {"round": state.round, "a": state.score[0], "b": state.score[1], "turn": state.turn}
+
     def summary(self, state, names, commands, plot):
         charts = [plot(series, history.FULL_HP) for series in history.hp_series(commands)]
         return {"rounds": history.round_rows(view(state, "all"), names, charts)}
@@ -79,5 +87,8 @@ class AquawarWeb(Presentation):
             "species": {s: {"name": str(species_name(s)), "image": fish_image(s)} for s in species},
             "hidden_image": fish_image("hidden"),
             "dead_image": fish_image("dead"),
+            # Per frame, per event: what it did to each fish, drawn on the replay's board as on the live one.
+            "marks": [[mark_rows([event]) for event in frame["events"]] for frame in frames],
+            "max_marks": presenter.MAX_MARKS,
         }
         return {"data": data, "rounds": range(1, frames[-1]["view"]["round"] + 1)}

@@ -50,6 +50,11 @@ class MiracleWeb(Presentation):
     def history_facts(self, state):
         return history.facts(state)
 
+    def progress(self, state):
+        facts = history.facts(state)
+        a, b = facts["score"]
+        return _("Turn %(turn)d · miracles %(a)d–%(b)d HP") % {"turn": facts["turns"], "a": a, "b": b}
+
     def summary(self, state, names, commands, plot):
         context = history.summary(state, names, commands, plot)
         for side in context["sides"]:

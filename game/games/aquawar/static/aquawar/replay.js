@@ -25,6 +25,27 @@
     step.key = step.frame === 0 ? "start" : before.round + ":" + (step.turn === null ? "pick" : step.turn);
   }
 
+  // The marks on the board at each step, as the live board draws them after each move: what the
+  // events of the step's command did so far; a command that did nothing to any fish (a skipped
+  // assertion) leaves the last one's, until the round ends. `fresh`: the step's own, which flash in.
+  let carried = [];
+  let sofar = [];
+  let current = -1;
+  for (const step of steps) {
+    if (step.frame !== current) {
+      if (sofar.length) carried = sofar;
+      sofar = [];
+      current = step.frame;
+    }
+    step.fresh = [];
+    if (step.event >= 0) {
+      if (frames[step.frame].events[step.event].type === "round_start") carried = sofar = [];
+      step.fresh = data.marks[step.frame][step.event] || [];
+      sofar = sofar.concat(step.fresh);
+    }
+    step.marks = sofar.length ? sofar : carried;
+  }
+
   function el(tag, className, content) {
     const node = document.createElement(tag);
     if (className) node.className = className;
@@ -40,7 +61,20 @@
     return null;
   }
 
-  function fishCard(fish, side, pos, focus) {
+  function markList(step, side, pos) {
+    const own = step.marks.filter((mark) => mark[0] === side && mark[1] === pos).slice(0, data.max_marks);
+    if (!own.length) return null;
+    const list = el("span", "fish-marks");
+    own.forEach((mark, order) => {
+      const badge = el("span", "mark mark--" + mark[2], mark[3]);
+      if (step.fresh.includes(mark)) badge.style.setProperty("--order", String(order));
+      else badge.classList.add("mark--still");
+      list.append(badge);
+    });
+    return list;
+  }
+
+  function fishCard(fish, side, pos, focus, step) {
     const item = el("li", "replay-fish");
     if (!fish.alive) item.classList.add("replay-fish--dead");
     if (focus && focus[0] === side && focus[1] === pos) item.classList.add("replay-fish--focus");
@@ -65,6 +99,11 @@
       name.append(" ", el("span", "replay-minor", text.copying + " " + data.species[fish.mimic_of].name));
     }
     if (!fish.alive) name.append(" ", el("span", "replay-minor", text.defeated));
+    const marks = markList(step, side, pos);
+    if (marks) {
+      name.append(" ", marks);
+      item.classList.add(marks.querySelector(".mark--act") ? "replay-fish--acted" : "replay-fish--marked");
+    }
     const hp = Math.max(fish.hp, 0);
     const meter = el("div", "replay-hp");
     const bar = el("div", "replay-hp-bar");
@@ -104,7 +143,7 @@
       const team = view.teams[side];
       if (team.length) {
         const list = el("ol", "replay-fish-list");
-        team.forEach((fish, pos) => list.append(fishCard(fish, side, pos, focus)));
+        team.forEach((fish, pos) => list.append(fishCard(fish, side, pos, focus, step)));
         box.append(list);
       } else {
         box.append(el("p", "replay-minor", view.picked[side] ? text.picked : text.noTeam));

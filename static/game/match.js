@@ -92,12 +92,14 @@
     var status = document.getElementById("match-status");
     if (!region) return;
     var lines = [];
+    var since = announced;
+    announced = since === null ? -1 : since;
     log.querySelectorAll(".log-entry").forEach(function (entry) {
+      // One move's lines share its version (a turn's heading, the hits, a defeat).
       var version = Number(entry.dataset.version);
-      if (announced !== null && version > announced) lines.push(entry.querySelector(".log-text").textContent);
-      announced = Math.max(announced === null ? -1 : announced, version);
+      if (since !== null && version > since) lines.push(entry.querySelector(".log-text").textContent);
+      announced = Math.max(announced, version);
     });
-    if (announced === null) announced = -1;
     var mine = Boolean(status && status.dataset.yourMove === "true");
     if (mine && yourMove === false) lines.push(document.querySelector(".match-page").dataset.textYourTurn);
     yourMove = mine;

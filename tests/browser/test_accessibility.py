@@ -2,6 +2,8 @@
 alone, the focus handed to each step's first control, Enter confirming a move, and every page of
 the site checked by axe-core in both languages at desktop and phone widths (every browser test's
 pages are checked too: conftest.py, ui.audit)."""
+import json
+
 from . import ui
 
 ui.skip_without_a_browser()
@@ -17,6 +19,19 @@ CONTRAST = """([mark, ground]) => {
   const [a, b] = [lum(mark), lum(ground)].sort((x, y) => y - x);
   return (a + 0.05) / (b + 0.05);
 }"""
+
+
+# Every kind of page of the site, for a logged-in person ({name}: theirs, {match}: a finished match).
+PAGES = (
+    "/", "/games/", "/history/", "/match/{match}/", "/match/{match}/summary/", "/match/{match}/replay/",
+    "/users/{name}/", "/users/{name}/history/", "/tournaments/", "/leaderboard/", "/ladder/aquawar/",
+    "/games/aquawar/how-to-play/", "/games/miracle/how-to-play/", "/accounts/notifications/",
+    "/accounts/password/", "/records/import/",
+)
+# And for someone not logged in.
+PUBLIC_PAGES = ("/", "/accounts/login/", "/accounts/signup/", "/history/", "/match/{match}/replay/")
+# (language, width): both languages and both widths, each page twice rather than four times.
+VIEWS = (("en-US", 1280), ("zh-CN", 360))
 
 
 def focused(page, selector):
@@ -111,6 +126,7 @@ def test_aquawar_is_played_start_to_finish_with_the_keyboard_alone(browser, live
     ui.wait_live(page)
     match_id = int(page.url.rstrip("/").rsplit("/", 1)[1])
 
+    page.evaluate("() => { document.getElementById('match-announcer').dataset.since = 'load'; }")
     # From here on, only keys. The first one reaches the roster past the page's header.
     tab_to(page, ".pick-check")
     pick_by_keys(page)
@@ -129,7 +145,9 @@ def test_aquawar_is_played_start_to_finish_with_the_keyboard_alone(browser, live
                 page.keyboard.press("Enter")
         else:
             move = ui.best_move(page)
-            want_toggle = not toggled and move["kind"] == "attack"
+            want_toggle = not toggled and page.locator(".act-form input[name=move][value*=attack]").count()
+            if want_toggle:
+                move = json.loads(page.locator(".act-form input[name=move][value*=attack]").first.input_value())
             if moves == 0:
                 ui.shoot(page, screenshot_dir, "keyboard-act-1280")
             act_by_focus(page, move, confirm_on_toggle=want_toggle)
@@ -139,10 +157,12 @@ def test_aquawar_is_played_start_to_finish_with_the_keyboard_alone(browser, live
     assert page.get_attribute("#match-status", "data-status") == "finished"
     assert moves and asserted and toggled, (moves, asserted, toggled)
     ui.shoot(page, screenshot_dir, "keyboard-finished-1280")
-    # Each move was told in the one live region, which stayed in place all along: its lines are the log's.
+    # Each move was told in the one live region, which stayed in place all along; the last lines it
+    # said are the log's last (their names shown now that the match is over).
+    assert page.get_attribute("#match-announcer", "data-since") == "load"
     said = [line.strip() for line in page.locator("#match-announcer span").all_text_contents()]
     log = page.locator("#match-log .log-text").all_text_contents()
-    assert said and all(line in log or line == "Your turn" for line in said), (said, log[-8:])
+    assert said and said[-1] == log[-1].strip(), (said, log[-8:])
     assert page.get_attribute("#match-log", "tabindex") == "0"
     assert f"/match/{match_id}/" in page.url
 
@@ -173,3 +193,43 @@ def test_the_marks_that_must_be_seen_stand_out_from_the_page(browser, live_serve
         page.keyboard.press("Enter")
         chosen = page.evaluate("() => getComputedStyle(document.querySelector('.fish--actor')).outlineColor")
         assert page.evaluate(CONTRAST, [chosen, card]) >= 3, chosen
+
+
+def visit(page, path):
+    page.goto(path)
+    if "/replay/" in path:
+        page.wait_for_selector("#replay:not([hidden])")
+        page.click("[data-go=next-turn]")
+    elif path.startswith("/match/") and path.count("/") == 3:
+        ui.wait_live(page)
+    ui.audit(page)
+
+
+def test_every_page_of_the_site_passes_axe_in_both_languages_on_desktop_and_phone(browser, live_server_url):
+    page = ui.new_page(browser, live_server_url)
+    name = ui.sign_up(page, "tour")
+    page.goto("/")
+    page.check(f"{COMPUTER} input[name=level][value=random]")
+    page.click(f"{COMPUTER} button[type=submit]")
+    page.wait_for_url("**/match/*/")
+    ui.wait_live(page)
+    match_id = int(page.url.rstrip("/").rsplit("/", 1)[1])
+    ui.pick_any(page)
+    page.wait_for_selector("#match-board .fish")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click(".resign-form button")
+    page.wait_for_selector("#match-status[data-status=finished]")
+
+    for locale, width in VIEWS:
+        person = ui.new_page(browser, live_server_url, width=width, locale=locale)
+        person.goto("/accounts/login/")
+        person.fill("input[name=username]", name)
+        person.fill("input[name=password]", ui.PASSWORD)
+        person.click("main form button[type=submit]")
+        person.wait_for_selector(f".site-nav__user:text-is('{name}')")
+        for path in PAGES:
+            visit(person, path.format(name=name, match=match_id))
+        stranger = ui.new_page(browser, live_server_url, width=width, locale=locale)
+        for path in PUBLIC_PAGES:
+            visit(stranger, path.format(match=match_id))
+    assert not ui.A11Y_VIOLATIONS, "\n".join(ui.A11Y_VIOLATIONS)

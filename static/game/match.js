@@ -80,10 +80,42 @@
     });
   }
 
+  // Each new log line is said once, in the one live region that stays on the page
+  // (#match-announcer): the log itself is redrawn whole on a reconnect. What the page showed when it
+  // loaded is not read out; "Your turn" is, when the move becomes the viewer's.
+  var announced = null;
+  var yourMove = null;
+  var KEEP_ANNOUNCED = 6;
+
+  function announce(log) {
+    var region = document.getElementById("match-announcer");
+    var status = document.getElementById("match-status");
+    if (!region) return;
+    var lines = [];
+    var since = announced;
+    announced = since === null ? -1 : since;
+    log.querySelectorAll(".log-entry").forEach(function (entry) {
+      // One move's lines share its version (a turn's heading, the hits, a defeat).
+      var version = Number(entry.dataset.version);
+      if (since !== null && version > since) lines.push(entry.querySelector(".log-text").textContent);
+      announced = Math.max(announced, version);
+    });
+    var mine = Boolean(status && status.dataset.yourMove === "true");
+    if (mine && yourMove === false) lines.push(document.querySelector(".match-page").dataset.textYourTurn);
+    yourMove = mine;
+    lines.forEach(function (line) {
+      var said = document.createElement("span");
+      said.textContent = line + " ";
+      region.appendChild(said);
+    });
+    while (region.childNodes.length > KEEP_ANNOUNCED) region.removeChild(region.firstChild);
+  }
+
   function showLatest() {
     var log = document.getElementById("match-log");
     if (!log) return;
     markNew(log);
+    announce(log);
     log.scrollTop = log.scrollHeight;
     var latest = document.querySelector(".log-latest");
     var last = log.querySelector(".log-entry:last-child .log-text");

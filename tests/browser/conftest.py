@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from ..live_server import serving
-from .ui import CHROMIUM, CSP_VIOLATIONS
+from .ui import A11Y_VIOLATIONS, CHROMIUM, CSP_VIOLATIONS, audit_everything_left_open, reset_audits
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -33,16 +33,20 @@ def live_server_url(request, django_db_setup, django_db_blocker):
 @pytest.fixture
 def browser(live_server_url, transactional_db):
     """A Chromium for one test; stopped before the database is flushed (it needs no event loop).
-    The test fails if any page it opened reported a Content-Security-Policy violation (ui.new_page)."""
+    The test fails if any page it opened reported a Content-Security-Policy violation (ui.new_page),
+    or if axe-core found a serious or critical violation in any state of a page it visited (ui.audit)."""
     from playwright.sync_api import sync_playwright
 
     CSP_VIOLATIONS.clear()
+    reset_audits()
     playwright = sync_playwright().start()
     chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
     yield chromium
+    audit_everything_left_open(chromium)
     chromium.close()
     playwright.stop()
     assert not CSP_VIOLATIONS, "Content-Security-Policy violations:\n" + "\n".join(CSP_VIOLATIONS)
+    assert not A11Y_VIOLATIONS, "Accessibility (axe-core) violations:\n" + "\n".join(A11Y_VIOLATIONS)
 
 
 @pytest.fixture

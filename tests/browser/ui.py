@@ -5,6 +5,7 @@ import shutil
 import uuid
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
@@ -37,16 +38,113 @@ def report_csp_violations(message):
         CSP_VIOLATIONS.append(f"{message.page.url if message.page else '?'}: {message.text}")
 
 
+# Accessibility (docs/accessibility.md): axe-core checks each distinct state of every page a test
+# visits, once per test: the state a page is in when the test goes elsewhere with ``page.goto``,
+# when a helper here has it arrive (a match page once live, the sign-up form), at each screenshot,
+# and every open page's at the end of the test. (Auditing from Playwright's navigation or load
+# events would run alongside the test's own steps and race them.) A serious or critical violation
+# fails the test (conftest.py, ``browser``) with the rule, the nodes and the page.
+A11Y_VIOLATIONS = []
+A11Y_FAILING = ("serious", "critical")
+# Each page state audited in the running test (see PAGE_STATE), and the pages being audited now (a
+# page navigating by itself during a screenshot's audit is not audited twice at once).
+_audited = set()
+_auditing = set()
+# What makes two moments of a page different states worth checking apart: its address, language and
+# width, the match's status, and which forms, panels, menus and pressed or open controls it shows.
+# Fish HP and log lines don't count: checking after every move would double the suite's time.
+PAGE_STATE = """() => {
+  const parts = document.querySelectorAll("form, [data-board-play], .fish-menu, [aria-pressed=true]," +
+    " [aria-expanded=true], details[open], dialog[open], [role=dialog]:not([hidden]), .assert-pick:not([hidden])");
+  const kinds = new Set(Array.from(parts, e => e.tagName + "." + (e.classList[0] || "") + (e.dataset.boardPlay || "")));
+  const status = document.querySelector("[data-status]");
+  return [location.pathname + location.search, document.documentElement.lang, innerWidth,
+    status ? status.dataset.status : "", ...Array.from(kinds).sort()].join(" ");
+}"""
+AXE_OPTIONS = {"resultTypes": ["violations"]}
+# Colours are judged once the page's brief animations (the marks of a move fading in) are over, at
+# most 3 s later; endless ones (a clock's pulse) are not waited for.
+RUN_AXE = """async options => {
+  const brief = document.getAnimations().filter(a => a.effect && a.effect.getComputedTiming().endTime !== Infinity);
+  await Promise.race([Promise.all(brief.map(a => a.finished.catch(() => null))), new Promise(r => setTimeout(r, 3000))]);
+  return axe.run(document, options);
+}"""
+
+
+def reset_audits():
+    A11Y_VIOLATIONS.clear()
+    _audited.clear()
+
+
+def audit(page):
+    """Run axe-core on ``page`` as it is now, unless this state of it was checked in this test."""
+    from axe_playwright_python.base import AXE_SCRIPT
+
+    if page.is_closed() or not page.url.startswith("http") or page in _auditing:
+        return
+    _auditing.add(page)
+    try:
+        state = page.evaluate(PAGE_STATE)
+        if state in _audited:
+            return
+        # Injected through the debugging protocol, which the page's Content-Security-Policy doesn't
+        # govern: the site's own scripts stay held to it.
+        if not page.evaluate("() => Boolean(window.axe)"):
+            page.evaluate(AXE_SCRIPT)
+        results = page.evaluate(RUN_AXE, AXE_OPTIONS)
+        _audited.add(state)
+    except PlaywrightError:
+        return  # the page closed or went elsewhere meanwhile: its next state gets checked instead
+    finally:
+        _auditing.discard(page)
+    for violation in results["violations"]:
+        if violation["impact"] in A11Y_FAILING:
+            A11Y_VIOLATIONS.append(describe_violation(violation, state))
+
+
+def describe_violation(violation, state):
+    nodes = "".join(
+        f"\n    {' '.join(map(str, node['target']))}: {node['html'][:160]}"
+        f"\n      {node.get('failureSummary', '').replace(chr(10), ' ')[:300]}"
+        for node in violation["nodes"][:8]
+    )
+    more = len(violation["nodes"]) - 8
+    return (
+        f"[{violation['impact']}] {violation['id']}: {violation['help']} ({violation['helpUrl']})"
+        f"\n  on {state}{nodes}" + (f"\n    … and {more} more" if more > 0 else "")
+    )
+
+
+def watch(page):
+    """Audit the page ``page.goto`` leaves, before it goes."""
+    go = page.goto
+
+    def goto(*args, **kwargs):
+        audit(page)
+        return go(*args, **kwargs)
+
+    page.goto = goto
+    return page
+
+
+def audit_everything_left_open(browser):
+    for context in browser.contexts:
+        for page in context.pages:
+            audit(page)
+
+
 def new_page(browser, base_url, *, width=1280, height=900, locale="en-US", touch=False):
     context = browser.new_context(
         base_url=base_url, viewport={"width": width, "height": height}, locale=locale, has_touch=touch
     )
     context.set_default_timeout(TIMEOUT_MS)
     context.on("console", report_csp_violations)
-    return context.new_page()
+    context.on("page", watch)
+    return watch(context.new_page())
 
 
 def shoot(page, folder, name):
+    audit(page)
     page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
 
 
@@ -65,6 +163,7 @@ def sign_up(page, prefix):
     """A new account, logged in; returns its name."""
     name = f"{prefix}{uuid.uuid4().hex[:6]}"
     page.goto("/accounts/signup/")
+    audit(page)
     page.fill("input[name=username]", name)
     page.fill("input[name=password1]", PASSWORD)
     page.fill("input[name=password2]", PASSWORD)
@@ -107,6 +206,7 @@ def follow_to_match(page, match_id):
 
 def wait_live(page):
     page.wait_for_selector("#match-connection[data-state=open]")
+    audit(page)
 
 
 def version(page):

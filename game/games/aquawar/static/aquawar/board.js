@@ -8,6 +8,9 @@
   var KINDS = { a: "attack", k: "skill" };
   // What is being chosen: {panel, actor, kind, ally, enemy, pending, target, species}.
   var choice = null;
+  // Whether the player's last input was a key: only then does a redraw that took the focus away
+  // give it to the next step's first control (a pointer user's page should not scroll by itself).
+  var viaKeys = false;
 
   function panel() { return document.querySelector("[data-board-play]"); }
   function text(name) { return choice.panel.dataset["text" + name]; }
@@ -33,20 +36,64 @@
   function clearMarks() {
     all(".fish--choice, .fish--chosen, .fish--actor").forEach(function (fish) {
       fish.classList.remove("fish--choice", "fish--chosen", "fish--actor");
-      fish.removeAttribute("tabindex");
-      fish.removeAttribute("role");
+      var picture = fish.querySelector(".fish-picture");
+      ["tabindex", "role", "aria-label", "aria-describedby"].forEach(function (name) { picture.removeAttribute(name); });
     });
     all(".fish-menu").forEach(function (menu) { menu.remove(); });
   }
 
+  // A fish that can be chosen is a button named in words ("#2 Sea Wolf, HP 300/400") and described
+  // by the prompt. The button is its picture, not the whole card: the card holds buttons of its own
+  // (the skills' toggle, the menu), and a button may not hold other controls.
   function light(own, positions) {
     positions.forEach(function (pos) {
       var fish = fishAt(own, pos);
       if (!fish) return;
       fish.classList.add("fish--choice");
-      fish.tabIndex = 0;
-      fish.setAttribute("role", "button");
+      var picture = fish.querySelector(".fish-picture");
+      var hp = fish.querySelector(".hp");
+      picture.tabIndex = 0;
+      picture.setAttribute("role", "button");
+      picture.setAttribute("aria-label", fish.dataset.label + ", " + hp.getAttribute("aria-label") + " " + hp.textContent.trim());
+      picture.setAttribute("aria-describedby", "board-play-prompt");
     });
+  }
+
+  function lit(own) {
+    var team = side(own);
+    return team && team.querySelector(".fish--choice .fish-picture");
+  }
+
+  function focusLost() {
+    var active = document.activeElement;
+    return !active || active === document.body || !document.contains(active);
+  }
+
+  // The first control of the step the player is at, given the focus (after a choice, or after a
+  // redraw of the board took away the control that had it).
+  function focusStep() {
+    var target = null;
+    if (!choice) {
+      var controls = document.getElementById("match-controls");
+      if (!controls) return;
+      target = controls.querySelector(".pick-check:not(:disabled), button:not(:disabled), select");
+      if (!target) {
+        controls.tabIndex = -1;
+        target = controls;
+      }
+    } else if (choice.panel.dataset.boardPlay === "assert") {
+      if (choice.target === null) target = lit(false) || document.querySelector(".skip-form button");
+      else if (choice.species === null) target = choice.panel.querySelector(".assert-species");
+      else target = choice.panel.querySelector(".assert-confirm");
+    } else if (choice.actor === null) {
+      target = lit(true);
+    } else if (choice.pending !== null) {
+      target = fishAt(stage() === "ally", choice.pending).querySelector(".fish-picture");
+    } else {
+      var next = stage();
+      target = next === null ? document.querySelector(".fish-menu__use") : lit(next === "ally");
+    }
+    if (target) target.focus();
   }
 
   function prompt(words) {
@@ -162,8 +209,10 @@
   }
 
   function draw() {
+    var refocus = viaKeys && (focusLost() || Boolean(document.activeElement.closest("#match-board, .fish-menu")));
     if (choice.panel.dataset.boardPlay === "assert") drawAssert();
     else drawAct();
+    if (refocus) focusStep();
   }
 
   // ---- Choosing ----
@@ -288,6 +337,7 @@
     var p = panel();
     if (!p) {
       choice = null;
+      if (viaKeys && focusLost()) focusStep();
       return;
     }
     if (!choice || choice.panel !== p) {
@@ -311,6 +361,15 @@
       all(".board-play__cancel", p).forEach(function (b) { b.addEventListener("click", cancel); });
     }
     draw();
+  }
+
+  document.addEventListener("keydown", function () { viaKeys = true; }, true);
+  document.addEventListener("pointerdown", function () { viaKeys = false; }, true);
+
+  // The move is whole: nothing more to choose but to send it.
+  function complete() {
+    if (choice.panel.dataset.boardPlay === "assert") return choice.target !== null && choice.species !== null;
+    return choice.actor !== null && (choice.pending !== null || stage() === null);
   }
 
   document.addEventListener("click", function (event) {
@@ -342,13 +401,22 @@
       var pos = Number(key) - 1;
       var ownStep = !assert && (choice.actor === null || stage() === "ally");
       pickFish(ownStep, pos, false);
-    } else if (key === "enter") {
-      var focused = event.target.closest && event.target.closest("button, a, summary");
-      if (focused) return;
-      var fish = event.target.closest && event.target.closest(".fish--choice");
-      event.preventDefault();
-      if (fish) pickFish(Boolean(fish.closest(".team--own")), Number(fish.dataset.pos), true);
-      else send();
+    } else if (key === "enter" || key === " ") {
+      var fish = event.target.closest && event.target.closest(".fish--choice .fish-picture[role=button]");
+      if (fish) {
+        fish = fish.closest(".fish");
+        pickFish(Boolean(fish.closest(".team--own")), Number(fish.dataset.pos), true);
+      } else if (key === " ") {
+        return;
+      } else {
+        // Enter confirms a whole move wherever the focus is, the attack / skill toggles included
+        // (they would otherwise take it as a click and start the choice of targets again); other
+        // buttons and links keep their own Enter.
+        var focused = event.target.closest && event.target.closest("button, a, summary");
+        var toggle = focused && focused.matches(".fish-menu button[data-kind]");
+        if (focused && !(toggle && complete())) return;
+        send();
+      }
     } else if (!assert && KINDS[key] && choice.actor !== null) {
       pickKind(KINDS[key]);
     } else if (assert && key === "s") {

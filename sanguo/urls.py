@@ -1,0 +1,13 @@
+from django.urls import path
+
+from . import views
+
+app_name = "sanguo"
+
+urlpatterns = [
+    path("sanguo/", views.lobby, name="lobby"),
+    path("sanguo/new/", views.create, name="create"),
+    path("sanguo/<int:game_id>/", views.game_page, name="game"),
+    path("sanguo/<int:game_id>/act/", views.act, name="act"),
+    path("sanguo/<int:game_id>/starter.json", views.starter, name="starter"),
+]

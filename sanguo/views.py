@@ -1,0 +1,176 @@
+"""The 三国 pages: the list of games (recruiting and running), creating one, and a game's page for
+each audience — its game master, a seated player, anyone else (a spectator). Every form posts to
+``sanguo.services`` and comes back to the page (post/redirect/get); what a page shows of a running
+game is the engine's ``view`` and ``project`` for the viewer's audience, and nothing else."""
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from game.errors import ServiceError
+from game.games.three_kingdoms import engine
+
+from . import data, notices, services
+from .models import MODES, SIZES, Event, Game, Seat
+
+MODE_NAMES = {"standard": "标准局", "solo": "孤单英雄局", "nine": "王侯将相局", "crowd": "群英荟萃局"}
+# How many of the game's latest events a page lists.
+LOG_LENGTH = 60
+
+
+def lobby(request):
+    visible = Game.objects.filter(private=False, status__in=(Game.Status.RECRUITING, Game.Status.LIVE))
+    mine = Game.objects.none()
+    if request.user.is_authenticated:
+        mine = (Game.objects.filter(gm=request.user) | Game.objects.filter(seats__user=request.user)).distinct()
+        mine = mine.exclude(status=Game.Status.CANCELLED).order_by("-updated")[:30]
+    return render(request, "sanguo/lobby.html", {
+        "games": visible.select_related("gm").order_by("-created")[:50], "mine": mine,
+        "modes": [(m, MODE_NAMES[m]) for m in MODES], "sizes": SIZES, "phases": services.PHASES,
+        "mode_names": MODE_NAMES,
+    })
+
+
+def _durations(post):
+    durations = {}
+    for phase in services.PHASES:
+        minutes = post.get(f"minutes_{phase}", "").strip()
+        if minutes:
+            try:
+                durations[phase] = round(float(minutes) * 60)
+            except ValueError:
+                raise ServiceError("bad_durations", _("Each phase lasts from one minute to 14 days.")) from None
+    return durations
+
+
+@login_required
+@require_POST
+def create(request):
+    try:
+        characters = int(request.POST.get("characters") or 27)
+        row = services.create_game(
+            request.user, mode=request.POST.get("mode", ""), characters=characters,
+            durations=_durations(request.POST), private=bool(request.POST.get("private")),
+            title=request.POST.get("title", ""),
+        )
+    except (ServiceError, ValueError) as refused:
+        messages.error(request, getattr(refused, "message", _("Choose a mode.")))
+        return redirect("sanguo:lobby")
+    return redirect("sanguo:game", game_id=row.pk)
+
+
+def _audience(row, user):
+    actor = services.actor_of(row, user)
+    return "spectator" if actor is None else actor
+
+
+def _may_see(row, request):
+    token = request.GET.get("invite") or request.POST.get("invite")
+    if not row.private or token == row.invite_token:
+        return True
+    user_id = getattr(request.user, "pk", None)
+    return user_id == row.gm_id or Seat.objects.filter(game=row, user_id=user_id).exists()
+
+
+def _log(row, audience):
+    """The latest events as ``audience`` may see them (the engine's ``project``), newest first."""
+    rows = Event.objects.filter(game=row).order_by("-version")[:LOG_LENGTH]
+    return [{"version": e.version, "events": engine.project(e.events, audience)} for e in rows]
+
+
+def _choices(state, seat):
+    """The seat's legal commands now, grouped by the character acting, each with its JSON."""
+    groups = {}
+    for command in engine.legal_commands(state, seat):
+        (kind, body), = command.items()
+        who = body.get("actor") or body.get("voter") or ""
+        groups.setdefault(who, []).append({"json": json.dumps(command, ensure_ascii=False),
+                                           "label": data.describe(kind, body)})
+    return sorted(groups.items())
+
+
+def game_page(request, game_id):
+    row = Game.objects.select_related("gm").filter(pk=game_id).first()
+    if row is None or row.status == Game.Status.CANCELLED and request.user.pk != row.gm_id:
+        raise Http404
+    if not _may_see(row, request):
+        raise Http404
+    audience = _audience(row, request.user)
+    if audience == "spectator" and row.status == Game.Status.FINISHED:
+        audience = "all"
+    view = engine.view(row.state, audience)
+    seats = list(Seat.objects.filter(game=row).select_related("user"))
+    context = {
+        "game": row, "audience": audience, "view": view, "mode_name": MODE_NAMES[row.mode],
+        "is_gm": audience == "gm", "seat": audience if isinstance(audience, int) else None,
+        "signed_up": any(s.user_id == request.user.pk for s in seats), "places": seats,
+        "seat_numbers": range(row.seat_count), "log": _log(row, audience),
+        "invite": request.GET.get("invite", ""),
+    }
+    if row.status == Game.Status.LIVE and isinstance(audience, int):
+        context["choices"] = _choices(row.state, audience)
+    if audience == "gm" and row.state["phase"] != "over":
+        context["gm_pending"] = [d for d in view["pending"] if d["for"] == "gm"]
+        context["gm_defaults"] = [json.dumps(c, ensure_ascii=False) for c in engine.legal_commands(row.state, "gm")]
+    if request.user.is_authenticated:
+        context["notices"] = notices.unseen(request.user, row)
+    return render(request, "sanguo/game.html", context)
+
+
+@login_required
+@require_POST
+def act(request, game_id):
+    """Every form of the game's page: ``do`` names the service, the rest its arguments."""
+    do = request.POST.get("do", "")
+    user = request.user
+    try:
+        if do == "sign_up":
+            services.sign_up(game_id, user, request.POST.get("invite"))
+        elif do == "leave":
+            services.leave(game_id, user)
+        elif do == "assign":
+            seat = request.POST.get("seat", "")
+            services.assign_seat(game_id, user, int(request.POST.get("user", 0)), int(seat) if seat else None)
+        elif do == "randomise":
+            services.randomise_seats(game_id, user)
+        elif do == "import":
+            upload = request.FILES.get("file")
+            text = upload.read().decode("utf-8", "replace") if upload else request.POST.get("data", "")
+            services.import_game_data(game_id, user, text)
+        elif do == "start":
+            services.start(game_id, user)
+        elif do == "cancel":
+            services.cancel(game_id, user)
+        elif do == "command":
+            try:
+                body = json.loads(request.POST.get("command", ""))
+            except ValueError:
+                raise ServiceError("bad_command", _("A command is a JSON object.")) from None
+            services.command(game_id, user, request.POST.get("client_id", ""), body)
+        else:
+            raise ServiceError("bad_request", _("Nothing to do."))
+    except ServiceError as refused:
+        messages.error(request, refused.message)
+    except ValueError:
+        messages.error(request, _("Choose one of the game's seats."))
+    target = redirect("sanguo:game", game_id=game_id)
+    invite = request.POST.get("invite")
+    if invite:
+        target["Location"] += f"?invite={invite}"
+    return target
+
+
+def starter(request, game_id):
+    """The game data to start from (``sanguo.data.starter``), for the game master to edit and import."""
+    row = Game.objects.filter(pk=game_id, gm_id=getattr(request.user, "pk", None)).first()
+    if row is None:
+        raise Http404
+    body = json.dumps(data.starter(row.state), ensure_ascii=False, indent=1)
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="sanguo-{row.pk}-data.json"'
+    return response

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from game.errors import ServiceError
 from game.games.three_kingdoms import engine
 
-from . import data, notices, services
+from . import access, data, notices, services
 from .models import MODES, SIZES, Event, Game, Seat
 
 MODE_NAMES = {"standard": "标准局", "solo": "孤单英雄局", "nine": "王侯将相局", "crowd": "群英荟萃局"}
@@ -64,23 +64,11 @@ def create(request):
     return redirect("sanguo:game", game_id=row.pk)
 
 
-def _audience(row, user):
-    actor = services.actor_of(row, user)
-    return "spectator" if actor is None else actor
-
-
-def _may_see(row, request):
-    token = request.GET.get("invite") or request.POST.get("invite")
-    if not row.private or token == row.invite_token:
-        return True
-    user_id = getattr(request.user, "pk", None)
-    return user_id == row.gm_id or Seat.objects.filter(game=row, user_id=user_id).exists()
-
-
 def _log(row, audience):
-    """The latest events as ``audience`` may see them (the engine's ``project``), newest first."""
+    """The latest events as ``audience`` may see them (the engine's ``project``), newest first.
+    Versions are not shown: their gaps would count what the viewer may not see."""
     rows = Event.objects.filter(game=row).order_by("-version")[:LOG_LENGTH]
-    return [{"version": e.version, "events": engine.project(e.events, audience)} for e in rows]
+    return [event for e in rows for event in engine.project(e.events, audience)]
 
 
 def _choices(state, seat):
@@ -98,11 +86,9 @@ def game_page(request, game_id):
     row = Game.objects.select_related("gm").filter(pk=game_id).first()
     if row is None or row.status == Game.Status.CANCELLED and request.user.pk != row.gm_id:
         raise Http404
-    if not _may_see(row, request):
+    if not access.may_see(row, request.user, request.GET.get("invite")):
         raise Http404
-    audience = _audience(row, request.user)
-    if audience == "spectator" and row.status == Game.Status.FINISHED:
-        audience = "all"
+    audience = access.audience(row, request.user)
     view = engine.view(row.state, audience)
     seats = list(Seat.objects.filter(game=row).select_related("user"))
     context = {

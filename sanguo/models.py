@@ -47,6 +47,8 @@ class Game(models.Model):
     # before a deadline goes only to a seat that has not acted since the phase opened.
     phase_opened = models.PositiveIntegerField(default=0)
     winner = models.CharField(max_length=16, blank=True)
+    # Made from an uploaded record (sanguo/records.py): finished, nobody seated, its uploader its GM.
+    imported = models.BooleanField(default=False)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
     finished = models.DateTimeField(null=True, blank=True)

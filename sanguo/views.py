@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from game.errors import ServiceError
 from game.games.three_kingdoms import engine
 
-from . import access, data, notices, services
+from . import access, data, notices, records, services
 from .models import MODES, SIZES, Event, Game, Seat
 
 MODE_NAMES = {"standard": "标准局", "solo": "孤单英雄局", "nine": "王侯将相局", "crowd": "群英荟萃局"}
@@ -29,8 +29,10 @@ def lobby(request):
     if request.user.is_authenticated:
         mine = (Game.objects.filter(gm=request.user) | Game.objects.filter(seats__user=request.user)).distinct()
         mine = mine.exclude(status=Game.Status.CANCELLED).order_by("-updated")[:30]
+    finished = Game.objects.filter(private=False, status=Game.Status.FINISHED).select_related("gm")
     return render(request, "sanguo/lobby.html", {
         "games": visible.select_related("gm").order_by("-created")[:50], "mine": mine,
+        "finished": finished.order_by("-finished")[:50],
         "modes": [(m, MODE_NAMES[m]) for m in MODES], "sizes": SIZES, "phases": services.PHASES,
         "mode_names": MODE_NAMES,
     })
@@ -160,3 +162,65 @@ def starter(request, game_id):
     response = HttpResponse(body, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="sanguo-{row.pk}-data.json"'
     return response
+
+
+def _visible_game(request, game_id):
+    row = Game.objects.select_related("gm").filter(pk=game_id).first()
+    if row is None or row.status == Game.Status.CANCELLED or not access.may_see(row, request.user,
+                                                                                 request.GET.get("invite")):
+        raise Http404
+    return row
+
+
+def record(request, game_id):
+    """The game's record: its game master's at any time, everyone's once it is over."""
+    row = _visible_game(request, game_id)
+    if not records.may_download(row, request.user):
+        raise Http404
+    body = json.dumps(records.make_record(row), ensure_ascii=False)
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="sanguo-{row.pk}.json"'
+    return response
+
+
+@login_required
+@require_POST
+def import_record(request):
+    upload = request.FILES.get("record")
+    if upload is None:
+        messages.error(request, _("Choose a record file."))
+        return redirect("sanguo:lobby")
+    try:
+        row = records.import_record(request.user, upload.read(records.MAX_BYTES + 1))
+    except ServiceError as refused:
+        messages.error(request, refused.message)
+        return redirect("sanguo:lobby")
+    return redirect("sanguo:game", game_id=row.pk)
+
+
+def _audience_named(text):
+    return int(text) if text.isdigit() else text
+
+
+def replay(request, game_id):
+    """The game step by step as one audience saw it (``?as=``, ``?step=``): a viewer's own audience
+    while it runs (every one for its game master), every audience once it is over."""
+    row = _visible_game(request, game_id)
+    own = access.audience(row, request.user)
+    allowed = records.audiences_for(row, own)
+    chosen = _audience_named(request.GET.get("as", str(allowed[0])))
+    if chosen not in allowed:
+        raise Http404
+    steps = records.replay_steps(row, chosen)
+    try:
+        step = min(max(int(request.GET.get("step", len(steps))), 1), len(steps)) if steps else 0
+    except ValueError:
+        step = len(steps)
+    state, seen = steps[step - 1] if steps else (row.state, [])
+    shown = "gm" if chosen == "all" and state["phase"] != "over" else chosen
+    return render(request, "sanguo/replay.html", {
+        "game": row, "audience": chosen, "audiences": allowed, "step": step, "count": len(steps),
+        "view": engine.view(state, shown), "seen": seen, "mode_name": MODE_NAMES[row.mode],
+        "previous": step - 1 if step > 1 else None, "next": step + 1 if step < len(steps) else None,
+        "may_download": records.may_download(row, request.user), "invite": request.GET.get("invite", ""),
+    })

@@ -73,6 +73,32 @@ def _log(row, audience):
     return [event for e in rows for event in engine.project(e.events, audience)]
 
 
+def _gm_feedback(post):
+    try:
+        ident = int(post.get("id", ""))
+    except ValueError:
+        raise ServiceError("bad_feedback", _("Choose an ID.")) from None
+    return {"feedback": {"id": ident, "text": post.get("text", "")}}
+
+
+# The console's forms besides the raw command box: each builds one GM command of the engine.
+GM_FORMS = {
+    "feedback": _gm_feedback,
+    "announce": lambda post: {"announce": {"text": post.get("text", "")}},
+    "advance": lambda post: {"advance": {"reason": post.get("reason", "")}},
+}
+
+
+def _decisions(view, state):
+    """The GM's pending decisions, each with the engine's default answer as an editable command."""
+    defaults = {}
+    for command in engine.legal_commands(state, "gm"):
+        body = command.get("resolve")
+        if body is not None:
+            defaults.setdefault(body["decision"], json.dumps(command, ensure_ascii=False))
+    return [dict(d, answer=defaults.get(d["key"], "")) for d in view["pending"] if d["for"] == "gm"]
+
+
 def _choices(state, seat):
     """The seat's legal commands now, grouped by the character acting, each with its JSON."""
     groups = {}
@@ -102,9 +128,9 @@ def game_page(request, game_id):
     }
     if row.status == Game.Status.LIVE and isinstance(audience, int):
         context["choices"] = _choices(row.state, audience)
-    if audience == "gm" and row.state["phase"] != "over":
-        context["gm_pending"] = [d for d in view["pending"] if d["for"] == "gm"]
-        context["gm_defaults"] = [json.dumps(c, ensure_ascii=False) for c in engine.legal_commands(row.state, "gm")]
+    if audience == "gm" and row.status == Game.Status.LIVE:
+        context["gm_pending"] = _decisions(view, row.state)
+        context["ids"] = range(1, len(row.state["slots"]) + 1)
     if request.user.is_authenticated:
         context["notices"] = notices.unseen(request.user, row)
     return render(request, "sanguo/game.html", context)
@@ -134,6 +160,8 @@ def act(request, game_id):
             services.start(game_id, user)
         elif do == "cancel":
             services.cancel(game_id, user)
+        elif do in GM_FORMS:
+            services.command(game_id, user, "", GM_FORMS[do](request.POST))
         elif do == "command":
             try:
                 body = json.loads(request.POST.get("command", ""))

@@ -54,3 +54,12 @@ async def test_an_invite_only_game_refuses_a_socket_without_its_token():
     socket, connected = await open_game_socket(row.pk, players[2])
     assert connected
     await socket.disconnect()
+
+
+async def test_a_phase_closing_rings_every_seat_and_the_onlookers():
+    row, gm, players = await run(started_game)
+    sockets = [(await open_game_socket(row.pk, user))[0] for user in players + [None]]
+    await run(lambda: services.command(row.pk, gm, "", {"advance": {"reason": "ready"}}))
+    for socket in sockets:
+        assert json.loads(await socket.receive_text()) == {"type": "changed"}
+        await socket.disconnect()

@@ -242,6 +242,9 @@ def command(game_id, user, client_id, body):
     answers name the decision they answer, which the engine checks."""
     if not isinstance(body, dict) or "at" in body:
         raise ServiceError("bad_command", _("A command is a JSON object."))
+    if "lock" in body:
+        # Locking the data starts the game: only ``start`` does it, once every seat is taken.
+        raise ServiceError("use_start", _("Start the game to lock its data."))
     with transaction.atomic():
         row = _locked(game_id)
         actor = actor_of(row, user)

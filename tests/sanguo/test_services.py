@@ -181,7 +181,8 @@ def test_a_refused_command_changes_nothing(clock):
     outsider, = people(1, "x")
     for user, body, code in (
         (players[0], {"vote": {"voter": "曹操", "target": 1}}, None),
-        (players[0], {"lock": {}}, "bad_command"),
+        (players[0], {"lock": {}}, "use_start"),
+        (players[0], {"setup": {}}, "bad_command"),
         (players[0], "nonsense", "bad_command"),
         (players[0], {"close": {}, "at": 10 ** 12}, "bad_command"),
         (outsider, {"peace": {}}, "not_a_player"),
@@ -189,6 +190,16 @@ def test_a_refused_command_changes_nothing(clock):
         with pytest.raises(ServiceError) as refused:
             services.command(row.pk, user, "", body)
         assert code is None or refused.value.code == code
+    assert snapshot(row) == before
+
+
+def test_the_gm_cannot_lock_the_data_but_by_starting_the_game(clock):
+    gm, = people(1, "gm")
+    row = services.create_game(gm, mode="standard")
+    before = snapshot(row)
+    with pytest.raises(ServiceError) as refused:
+        services.command(row.pk, gm, "", {"lock": {}})
+    assert refused.value.code == "use_start"
     assert snapshot(row) == before
 
 

@@ -46,9 +46,6 @@ def describe(kind, body):
     if kind == "identify":
         names = body.get("names") or []
         extra = f" + {', '.join(names)}" if names else ""
-        chosen = body.get("choose")
-        if chosen:
-            return _("指认 (any %(count)s of the IDs)") % {"count": chosen["max"]}
         return _("指认 %(targets)s") % {"targets": targets} + extra
     if kind == "reassign":
         return _("改刀 → %(targets)s") % {"targets": targets}

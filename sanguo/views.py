@@ -104,6 +104,9 @@ def _choices(state, seat):
     groups = {}
     for command in engine.legal_commands(state, seat):
         (kind, body), = command.items()
+        if "choose" in body:
+            # A family too large to list (the engine's ``choose``) needs a targets picker, not an option.
+            continue
         who = body.get("actor") or body.get("voter") or ""
         groups.setdefault(who, []).append({"json": json.dumps(command, ensure_ascii=False),
                                            "label": data.describe(kind, body)})

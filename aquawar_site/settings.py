@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "ratings",
     "tournaments",
     "notify",
+    "sanguo",
 ]
 
 MIDDLEWARE = [

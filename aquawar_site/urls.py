@@ -13,4 +13,5 @@ urlpatterns = [
     path("", include("ratings.urls")),
     path("", include("tournaments.urls")),
     path("", include("notify.urls")),
+    path("", include("sanguo.urls")),
 ]

@@ -48,11 +48,18 @@ def _lease(pk, now):
     return pending(now).filter(pk=pk).update(lease_until=now + LEASE) == 1
 
 
+# {kind: stale(notice)} of the notices about something other than a match, registered by the app
+# that makes them (sanguo/apps.py), so this module need not know it.
+STALE_CHECKS = {}
+
+
 def stale(notice):
     """Whether the notice no longer says anything true: the match ended, the move was made, the
     deadline moved. Such a notice is never sent."""
     if notice.kind == Notice.Kind.VERIFY:
         return False
+    if notice.kind in STALE_CHECKS:
+        return STALE_CHECKS[notice.kind](notice)
     match = Match.objects.filter(pk=notice.match_id).first()
     if match is None or match.status != Match.Status.LIVE:
         return True
@@ -97,7 +104,7 @@ def _text(notice):
     if notice.kind == Notice.Kind.VERIFY:
         link = links.absolute(reverse("notify:verify", args=[links.verify_token(notice.user_id, notice.user.email)]))
     else:
-        link = links.absolute(reverse("game:match", args=[notice.match_id]))
+        link = links.absolute(notice.link or reverse("game:match", args=[notice.match_id]))
     context["link"] = link
     subject = render_to_string(f"notify/mail/{notice.kind}_subject.txt", context).strip()
     body = render_to_string(f"notify/mail/{notice.kind}.txt", context)

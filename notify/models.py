@@ -35,6 +35,11 @@ class Notice(models.Model):
         YOUR_MOVE = "your_move", "your move"
         DEADLINE = "deadline", "deadline soon"
         VERIFY = "verify", "verify your address"
+        # 三国 (sanguo/notices.py): a phase opened in which the seat may act, its deadline is an
+        # hour off and the seat has not acted, the game master asks the seat for a choice.
+        SANGUO_PHASE = "sanguo_phase", "phase opened"
+        SANGUO_DEADLINE = "sanguo_deadline", "phase ends soon"
+        SANGUO_ASKED = "sanguo_asked", "asked for a choice"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notices")
     match = models.ForeignKey("game.Match", on_delete=models.CASCADE, null=True, blank=True, related_name="+")
@@ -42,6 +47,8 @@ class Notice(models.Model):
     # What makes the event one: its kind, match, seat and version (your move) or deadline.
     key = models.CharField(max_length=120, unique=True)
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Where a notice of something other than a match leads (a site path; a match's is its page).
+    link = models.CharField(max_length=200, blank=True)
     # The match's version when it was found: a notice of a move already made is not sent.
     version = models.PositiveIntegerField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)

@@ -54,6 +54,7 @@ def unseen_notices(user):
     now, so marked seen."""
     if not preferences_of(user).in_site:
         return []
-    found = list(Notice.objects.filter(user=user, seen=False).exclude(kind=Notice.Kind.VERIFY).order_by("-created")[:20])
+    # A 三国 game's notices are shown on its own pages (sanguo/notices.py), not in this list of matches.
+    found = list(Notice.objects.filter(user=user, seen=False, match__isnull=False).order_by("-created")[:20])
     Notice.objects.filter(pk__in=[notice.pk for notice in found]).update(seen=True)
     return found

@@ -7,7 +7,7 @@ from pathlib import Path
 from game import games
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("aquawar_site", "game", "lobby", "ratings", "tournaments")
+PACKAGES = ("aquawar_site", "game", "lobby", "ratings", "tournaments", "notify", "sanguo")
 
 
 def modules():

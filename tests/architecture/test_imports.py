@@ -8,6 +8,10 @@ from .imports import ROOT, cycle, graph
 
 REGISTRY = games.__name__
 INTERFACE = f"{REGISTRY}.base"
+# 三国 is not in the registry (its 3–33 seats and game master sit beside ``game.Match``, not in it:
+# docs/three-kingdoms-site.md): its site app reaches its engine, and nothing else of a game.
+SANGUO = "sanguo"
+SANGUO_ENGINE = f"{REGISTRY}.three_kingdoms.engine"
 
 
 def is_platform(module):
@@ -22,8 +26,22 @@ def test_no_module_outside_game_games_imports_a_game():
         if is_platform(module) and module != REGISTRY
         for target, line in targets.items()
         if target.startswith(REGISTRY + ".") and target != INTERFACE
+        and not (module.startswith(SANGUO + ".") and target == SANGUO_ENGINE)
     ]
     assert not wrong, wrong
+
+
+def test_only_the_sanguo_app_reaches_the_three_kingdoms_engine_and_nothing_reaches_the_app():
+    """The platform (but the project's wiring) knows nothing of 三国's site app (it hooks itself onto the sweep and the notices),
+    so the app can change without the platform, as a game in the registry can."""
+    edges = graph()
+    reaching = sorted(m for m, targets in edges.items() if SANGUO_ENGINE in targets and not m.startswith(REGISTRY + "."))
+    assert reaching and all(m.startswith(SANGUO + ".") for m in reaching), reaching
+    # The project's wiring (settings, urls, asgi) routes its sockets, as it does every app's.
+    into_app = [f"{m} imports {t}" for m, targets in edges.items()
+                if not (m == SANGUO or m.startswith((SANGUO + ".", "aquawar_site.")))
+                for t in targets if t == SANGUO or t.startswith(SANGUO + ".")]
+    assert not into_app, into_app
 
 
 def test_no_game_imports_the_platform():

@@ -18,7 +18,7 @@ CATALOGUE = Path("locale", "zh_Hans", "LC_MESSAGES")
 PO = ROOT / CATALOGUE / "django.po"
 MO = ROOT / CATALOGUE / "django.mo"
 # What makemessages scans: the project's own code and templates (the same folders the .po says).
-SOURCES = ("aquawar_site", "game", "lobby", "ratings", "tournaments", "notify", "templates")
+SOURCES = ("aquawar_site", "game", "lobby", "ratings", "tournaments", "notify", "sanguo", "templates")
 
 
 def read_po(path):

@@ -1,0 +1,30 @@
+"""Who may look at a 三国 game, and as which audience: the page and the socket ask here."""
+from game.games.three_kingdoms import engine
+
+from .models import Game, Seat
+from .services import actor_of
+
+
+def may_see(row, user, token):
+    """An invite-only game is seen with its invite token, or by its game master and sign-ups."""
+    if not row.private or (token and token == row.invite_token):
+        return True
+    user_id = getattr(user, "pk", None)
+    return user_id == row.gm_id or Seat.objects.filter(game=row, user_id=user_id).exists()
+
+
+def audience(row, user):
+    """The engine's audience of ``user``: "gm", their seat, else a spectator — everyone once over."""
+    actor = actor_of(row, user)
+    if actor is not None:
+        return actor
+    return "all" if row.status == Game.Status.FINISHED else "spectator"
+
+
+def digest(row, viewer):
+    """What ``viewer`` (an audience) may see of the game now, as one comparable value: a socket tells
+    its page to reload only when this changes, so a change the viewer may not see (another seat's
+    submission) is not even a ring to them."""
+    if row.status == Game.Status.RECRUITING or row.status == Game.Status.CANCELLED:
+        return (row.status, row.updated.isoformat())
+    return (row.status, repr(engine.view(row.state, viewer)))

@@ -249,7 +249,9 @@ def test_a_match_is_played_from_the_keyboard_alone(browser, live_server_url, scr
             # The keyboard's cell stays on the map, where the creature went.
             page.wait_for_function("c => document.activeElement && document.activeElement.dataset.cell === c",
                                    arg=destination)
-            assert "Your " in page.inner_text("#miracle-announcer") or page.inner_text("#miracle-announcer")
+            # The move was said aloud: its log line is in the page's live region.
+            last = page.inner_text("#match-log .log-entry:last-child .log-text").strip()
+            page.wait_for_function("t => document.getElementById('match-announcer').textContent.includes(t)", arg=last)
             done.add("move")
         elif play["summons"]:
             summon = min(play["summons"], key=lambda s: s["cost"])
@@ -283,7 +285,7 @@ def test_a_match_is_played_from_the_keyboard_alone(browser, live_server_url, scr
         done.add("end")
     assert {"summon", "move", "attack", "end", "confirmed"} <= done, done
     # Every move was said aloud in the one live region, which outlives the redraws.
-    assert page.locator("#miracle-announcer[aria-live=polite]").count() == 1
+    assert page.locator("#match-announcer[aria-live=polite]").count() == 1
     ui.shoot(page, screenshot_dir, "miracle-keyboard-1280")
 
 

@@ -69,33 +69,15 @@
     announce(box.textContent);
   }
 
-  // --- The one live region: outside the redrawn fragments, so it lasts and each line is heard once.
-
-  function announcer() {
-    var node = document.getElementById("miracle-announcer");
-    if (!node) {
-      node = document.createElement("p");
-      node.id = "miracle-announcer";
-      node.className = "visually-hidden";
-      node.setAttribute("aria-live", "polite");
-      document.body.append(node);
-    }
-    return node;
-  }
+  // --- The tray's words are said in the page's one live region (#match-announcer, which the
+  // platform's match.js also fills with each new log line), so nothing is heard twice.
 
   function announce(words) {
-    if (words) announcer().textContent = words;
-  }
-
-  var logLines = null;
-
-  // Each command's lines as the log adds them: every move is heard, the viewer's own and the other's.
-  function announceLog() {
-    var lines = document.querySelectorAll("#match-log li");
-    if (logLines !== null && lines.length > logLines) {
-      announce(Array.prototype.slice.call(lines, logLines).map(function (li) { return li.textContent.trim(); }).join(" "));
-    }
-    logLines = lines.length;
+    var region = document.getElementById("match-announcer");
+    if (!region || !words) return;
+    var said = document.createElement("span");
+    said.textContent = words + " ";
+    region.appendChild(said);
   }
 
   function button(label, onClick) {
@@ -480,7 +462,6 @@
     zoom.keep();
     var ask = document.getElementById("end-turn-ask");
     if (ask) ask.checked = askBeforeEnd();
-    announceLog();
     limitDeck();
   }
 

@@ -2,6 +2,7 @@
 
     python bench/bot_tournament.py --a greedy --b random --matches 400 [--seed S] [--jobs 2]
         [--expert-worlds N] [--expert-uncapped] [--master-worlds N | --master-seconds S] [--master-plies P]
+        [--progress]
 
 Seats and the round-1 first mover alternate over the matches (A sits at 0 and 1 equally often, and
 each seat starts equally often). Each bot is handed only its own ``view``/``project`` of the true
@@ -83,6 +84,11 @@ def play_match(task):
     return state.winner == seat_a, times[seat_a], times[1 - seat_a], offender, rounds
 
 
+def print_match(task, result):
+    won, _times_a, _times_b, _offender, rounds = result
+    print(f"  match {task[0]}: A {'won' if won else 'lost'}, rounds {''.join('AB'[not r] for r in rounds)}", flush=True)
+
+
 def budget_arguments(parser):
     parser.add_argument("--expert-worlds", type=int, default=0, help="the expert's worlds per decision (0: default)")
     parser.add_argument("--expert-uncapped", action="store_true",
@@ -91,13 +97,14 @@ def budget_arguments(parser):
                         help="the master's worlds per decision: its reproducible iteration mode (0: time mode)")
     parser.add_argument("--master-seconds", type=float, default=0.0, help="the master's seconds per decision (0: default)")
     parser.add_argument("--master-plies", type=int, default=0, help="the master's rollout plies (0: default)")
+    parser.add_argument("--progress", action="store_true", help="a line per match as it ends")
 
 
 def main(argv=None):
     args = arguments(__doc__, 400, argv, budget_arguments)
     budgets = (args.expert_worlds, args.expert_uncapped, args.master_worlds, args.master_seconds, args.master_plies)
     tasks = [(i, args.a, args.b, args.seed, budgets) for i in range(args.matches)]
-    results, elapsed = play_all(play_match, tasks, args.jobs)
+    results, elapsed = play_all(play_match, tasks, args.jobs, report=print_match if args.progress else None)
 
     print(f"{args.a} vs {args.b}: {len(results)} matches, seed {args.seed}, {elapsed:.0f} s")
     print_wins(args, results)

@@ -21,15 +21,30 @@ def arguments(doc, matches, argv=None, extra=None):
     return parser.parse_args(argv)
 
 
-def play_all(play_match, tasks, jobs):
-    """``(results in the order of the tasks, seconds of wall time)``."""
+def play_all(play_match, tasks, jobs, report=None):
+    """``(results in the order of the tasks, seconds of wall time)``; ``report(task, result)`` is
+    called as each match ends (in the tasks' order), so a long run shows its progress."""
     started = time.perf_counter()
-    if jobs > 1:
-        with Pool(jobs) as pool:
-            results = pool.map(play_match, tasks, chunksize=1)
-    else:
-        results = [play_match(t) for t in tasks]
+    results = []
+    with Pool(jobs) if jobs > 1 else _Serial() as pool:
+        for task, result in zip(tasks, pool.imap(play_match, tasks, chunksize=1)):
+            results.append(result)
+            if report:
+                report(task, result)
     return results, time.perf_counter() - started
+
+
+class _Serial:
+    """The pool's ``imap`` in this process (``--jobs 1``)."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def imap(self, function, tasks, chunksize=1):
+        return map(function, tasks)
 
 
 def wilson(wins, n, z=1.96):

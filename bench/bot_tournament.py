@@ -1,7 +1,8 @@
 """Play bot levels against each other and report A's win rate and decision times.
 
     python bench/bot_tournament.py --a greedy --b random --matches 400 [--seed S] [--jobs 2]
-        [--expert-worlds N] [--master-worlds N | --master-seconds S] [--master-plies P]
+        [--expert-worlds N] [--expert-uncapped] [--master-worlds N | --master-seconds S] [--master-plies P]
+        [--progress]
 
 Seats and the round-1 first mover alternate over the matches (A sits at 0 and 1 equally often, and
 each seat starts equally often). Each bot is handed only its own ``view``/``project`` of the true
@@ -30,9 +31,12 @@ from game.games.aquawar.engine import (  # noqa: E402
 
 def bot_options(level, budgets):
     """The level's options from the command line's budgets (empty: the level's defaults)."""
-    expert_worlds, master_worlds, master_seconds, master_plies = budgets
+    expert_worlds, expert_uncapped, master_worlds, master_seconds, master_plies = budgets
     if level == "expert":
-        return {"worlds": expert_worlds} if expert_worlds else {}
+        options = {"worlds": expert_worlds} if expert_worlds else {}
+        if expert_uncapped:
+            options["time_cap"] = float("inf")
+        return options
     if level != "master":
         return {}
     options = {"iterations": master_worlds} if master_worlds else {}
@@ -50,7 +54,7 @@ def percentile(samples, share):
 
 def play_match(task):
     """One match; returns (A won?, A's decision times, B's decision times, "A"/"B" if one of them
-    lost by an illegal command else None)."""
+    lost by an illegal command else None, [A won round 1?, round 2?, ...])."""
     index, level_a, level_b, seed, budgets = task
     seat_a = index % 2
     levels = {seat_a: level_a, 1 - seat_a: level_b}
@@ -76,22 +80,31 @@ def play_match(task):
             state, produced = resign(state, player, "illegal", in_place=True)
         events.extend(produced)
     offender = None if illegal is None else ("A" if illegal == seat_a else "B")
-    return state.winner == seat_a, times[seat_a], times[1 - seat_a], offender
+    rounds = [r["winner"] == seat_a for r in state.rounds if r.get("winner") is not None]
+    return state.winner == seat_a, times[seat_a], times[1 - seat_a], offender, rounds
+
+
+def print_match(task, result):
+    won, _times_a, _times_b, _offender, rounds = result
+    print(f"  match {task[0]}: A {'won' if won else 'lost'}, rounds {''.join('AB'[not r] for r in rounds)}", flush=True)
 
 
 def budget_arguments(parser):
     parser.add_argument("--expert-worlds", type=int, default=0, help="the expert's worlds per decision (0: default)")
+    parser.add_argument("--expert-uncapped", action="store_true",
+                        help="no wall-clock cap on the expert: on a loaded machine its 1 s cap cuts its search short")
     parser.add_argument("--master-worlds", type=int, default=0,
                         help="the master's worlds per decision: its reproducible iteration mode (0: time mode)")
     parser.add_argument("--master-seconds", type=float, default=0.0, help="the master's seconds per decision (0: default)")
     parser.add_argument("--master-plies", type=int, default=0, help="the master's rollout plies (0: default)")
+    parser.add_argument("--progress", action="store_true", help="a line per match as it ends")
 
 
 def main(argv=None):
     args = arguments(__doc__, 400, argv, budget_arguments)
-    budgets = (args.expert_worlds, args.master_worlds, args.master_seconds, args.master_plies)
+    budgets = (args.expert_worlds, args.expert_uncapped, args.master_worlds, args.master_seconds, args.master_plies)
     tasks = [(i, args.a, args.b, args.seed, budgets) for i in range(args.matches)]
-    results, elapsed = play_all(play_match, tasks, args.jobs)
+    results, elapsed = play_all(play_match, tasks, args.jobs, report=print_match if args.progress else None)
 
     print(f"{args.a} vs {args.b}: {len(results)} matches, seed {args.seed}, {elapsed:.0f} s")
     print_wins(args, results)
@@ -101,6 +114,11 @@ def main(argv=None):
         print(f"  {label} {level}: {len(samples)} decisions, mean {mean * 1000:.1f} ms, "
               f"p99 {percentile(samples, 0.99) * 1000:.1f} ms, max {max(samples, default=0) * 1000:.1f} ms")
     print_illegal(results)
+    # Where the matches are won and lost: the picks decide which teams meet in which round.
+    for number in (1, 2, 3):
+        played = [r[4][number - 1] for r in results if len(r[4]) >= number]
+        if played:
+            print(f"  round {number}: A won {sum(played)}/{len(played)}")
 
 
 if __name__ == "__main__":

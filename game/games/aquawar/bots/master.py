@@ -17,6 +17,10 @@ probability (the deduction's marginals) times the right outcome plus the rest ti
 its effect on the position a few turns on (kills it enables, a lost round it risks), not a
 one-step swing.
 
+Picks: by evaluation (``matchups.plan_pick``): the allocation of its roster over the remaining
+rounds that gives the best chance to win the match against the enemy's likely picks, by a fitted
+model of which team beats which.
+
 The budget (``budget.Budget``) is seconds on an injectable clock (default 1.5 s) or a fixed number
 of worlds (``iterations``), which makes a decision deterministic for a seed.
 """
@@ -28,6 +32,7 @@ from .expert import REVEAL_VALUE
 from .exposure import exposure_costs
 from .lookahead import immediate_value, line_value
 from .likelihood import TRUST, WeightedKnowledge
+from .matchups import plan_pick
 
 MIN_GUESS = 0.15  # guesses less likely than this are never worth the 50 HP they risk
 MAX_GUESSES = 6
@@ -47,6 +52,12 @@ class MasterBot(Bot):
         self.trust = trust
         self.hide = hide
         self.searched = 0  # worlds searched in the last decision (a diagnostic, never read back)
+
+    def choose(self, player_view, projected_events, legal, player, rng):
+        if player_view["phase"] == "pick":
+            # Unlike the other levels' fixed table, the pick reads what the enemy showed before.
+            return plan_pick(player_view, projected_events, player, rng)
+        return super().choose(player_view, projected_events, legal, player, rng)
 
     def assertion(self, player_view, projected_events, legal, player, rng):
         run = self.budget.start()

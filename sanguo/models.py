@@ -6,6 +6,8 @@ deadline per seat, audiences 0/1); here 3 to 33 seats, a game master, and one de
 ``Game.version``, ``Event`` rows are the history (one per applied command, gap-free), so a game is
 never replayed to be loaded and always can be.
 """
+import json
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -16,6 +18,25 @@ MODES = ("standard", "solo", "nine", "crowd")
 # Human seats per mode (rulings 1–4); 群英荟萃局's follows its character count.
 SEATS = {"standard": 3, "solo": 4, "nine": 9}
 SIZES = (27, 30, 33)
+
+
+class OrderedJSONField(models.TextField):
+    """JSON kept as its text, so objects come back with their keys in the order they were written.
+
+    The 三国 engine's state is a Python dict whose insertion orders carry meaning (who submitted
+    first, the order of the night's deaths), and its luck draws walk those dicts in that order.
+    PostgreSQL's jsonb stores object keys sorted by length, so a game loaded there would go on
+    differently from the same game on SQLite, or from its record replayed in memory.
+    """
+
+    def from_db_value(self, value, expression, connection):
+        return None if value is None else json.loads(value)
+
+    def to_python(self, value):
+        return json.loads(value) if isinstance(value, str) else value
+
+    def get_prep_value(self, value):
+        return None if value is None else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def seats_for(mode, characters):
@@ -39,7 +60,7 @@ class Game(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.RECRUITING)
     seed = models.BigIntegerField(default=new_seed)
     version = models.PositiveIntegerField(default=0)
-    state = models.JSONField()
+    state = OrderedJSONField()
     # When the running phase (or the revision window) closes by itself; null while none runs, before
     # the start and after the end. Kept in step with the state by every change, indexed for the sweep.
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)

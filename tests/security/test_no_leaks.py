@@ -141,7 +141,8 @@ def scrub_assert_lines(html, guesses):
 
 
 TEAM = re.compile(r'<div class="team[^"]*" data-side="(\d)">(.*?)</div>\s*(?=<div class="team|</section>)', re.S)
-CARD = re.compile(r'<li class="fish [^"]*" data-pos="(\d)">(.*?)</li>', re.S)
+# The card's body and its other attributes (its spoken label too): all of them must name nothing.
+CARD = re.compile(r'<li class="fish [^"]*" data-pos="(\d)"(.*?)</li>', re.S)
 IMAGE = re.compile(r'<img[^>]*src="([^"]*)"')
 
 

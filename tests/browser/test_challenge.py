@@ -79,5 +79,6 @@ def test_an_invite_link_is_copied_with_one_click(browser, live_server_url):
     _match_id, invite = ui.create_match(host)
     button = host.locator("[data-copy]").first
     button.click()
-    assert button.inner_text() == "Copied"
+    # The clipboard answers after the click returns: the label changes when it has.
+    host.wait_for_function("b => b.textContent === 'Copied'", arg=button.element_handle(), timeout=5000)
     assert host.evaluate("navigator.clipboard.readText()") == invite

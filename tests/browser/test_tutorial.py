@@ -1,6 +1,8 @@
 """The tutorials (issue #29, docs/tutorial.md), run as a newcomer runs them: from the lobby to the
 game's how-to page, then clicking whatever the tutorial rings on the board, step by step, to its
 end; one click off the script changes nothing, and "Start the tutorial again" starts afresh."""
+from playwright.sync_api import Error, TimeoutError
+
 from . import ui
 
 ui.skip_without_a_browser()
@@ -12,24 +14,45 @@ def step(page):
     return page.get_attribute("#match-tutorial", "data-step")
 
 
+# The element the tutorial rings, marked as clicked in the same breath (the ring may move between
+# two separate calls); or the step, once it is the one awaited or the bot's turn.
+RINGED = """until => {
+  const step = document.querySelector('#match-tutorial').dataset.step;
+  if (step === until || step === 'wait') return step;
+  const ring = document.querySelector('.tutorial-target');
+  if (ring) ring.dataset.clicked = '1';
+  return ring;
+}"""
+
+
 def follow(page, until, log, wait_ms=20_000):
     """Click the ringed element until the tutorial's step is ``until``; ``log``: the steps seen."""
-    while step(page) != until:
-        if not log or log[-1] != step(page):
-            log.append(step(page))
-        if step(page) == "wait":
+    while (now := step(page)) != until:
+        if not log or log[-1] != now:
+            log.append(now)
+        if now == "wait":
             page.wait_for_function("() => document.querySelector('#match-tutorial').dataset.step !== 'wait'", timeout=wait_ms)
             continue
-        ring = page.locator(RING)
-        ring.wait_for(timeout=wait_ms)
-        ring.evaluate("e => e.dataset.clicked = '1'")
-        if ring.evaluate("e => e instanceof SVGElement"):
-            # A cell of the map, where a person clicks its middle, whatever is drawn over it.
-            ring.scroll_into_view_if_needed()
-            box = ring.bounding_box()
-            page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-        else:
-            ring.click()
+        try:
+            ring = page.wait_for_function(RINGED, arg=until, timeout=wait_ms).as_element()
+        except TimeoutError:
+            panel = page.eval_on_selector("#match-tutorial", "e => [e.dataset.step, e.dataset.targets, e.innerText]")
+            raise AssertionError(f"nothing ringed for {wait_ms} ms; steps so far {log}; the panel: {panel}") from None
+        if ring is None:
+            continue
+        try:
+            if ring.evaluate("e => e instanceof SVGElement"):
+                # A cell of the map, where a person clicks its middle, whatever is drawn over it.
+                ring.scroll_into_view_if_needed()
+                box = ring.bounding_box()
+                page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            else:
+                ring.click()
+        except Error as error:
+            # Redrawn by a message that came meanwhile: the ring is looked for again.
+            if "not attached" not in error.message:
+                raise
+            continue
         # The ring moves on to the next target, or the page is redrawn by the move it made.
         page.wait_for_function("() => !document.querySelector('.tutorial-target[data-clicked]')", timeout=wait_ms)
     return log

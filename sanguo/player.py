@@ -23,6 +23,8 @@ from . import texts
 # The rules' 立刻 cutoff (ruling 12): 立刻 actions and 自杀 close ten minutes before the deadline.
 IMMEDIATE_CUTOFF = 600
 COUNTRIES = ("魏", "蜀", "吴")
+# A character's forms in this order: what it does most nights first, 自杀 (irreversible) last.
+ORDER = ("assassinate", "skill", "identify", "reassign", "request", "vote", "suicide")
 # Why an own submission cannot be withdrawn, by the engine's refusal code.
 LOCK_REASONS = {
     "nothing_to_cancel": lambda: _("立刻: already in effect, it cannot be withdrawn."),
@@ -104,8 +106,9 @@ class Seat:
             if not c["controlled"] or c["status"] not in ("normal", "wounded", "outside"):
                 continue
             name = c["name"]
-            forms = [f for f in self.forms.values() if f["kind"] != "cancel"
-                     and f["body"].get("actor", f["body"].get("voter")) == name]
+            forms = sorted((f for f in self.forms.values() if f["kind"] != "cancel"
+                            and f["body"].get("actor", f["body"].get("voter")) == name),
+                           key=lambda f: ORDER.index(f["kind"]))
             notes = []
             if name in locked:
                 notes.append(LOCK_REASONS["locked_action"]())
@@ -162,9 +165,12 @@ class Seat:
                             "locked": self.locks.get((name, sub["action"]), "")})
         return out
 
-    def general(self):
-        """Forms acting for no one character: answers to asked choices, 议和."""
-        return [f for f in self.forms.values() if f["kind"] in ("answer", "last_words", "peace")]
+    def asked(self):
+        """Answers to the choices asked of the seat."""
+        return [f for f in self.forms.values() if f["kind"] in ("answer", "last_words")]
+
+    def peace(self):
+        return self.forms.get("peace")
 
     # ---- posted forms --------------------------------------------------------------------------
 

@@ -104,10 +104,11 @@ def _player(row, view, seat):
     asked choices and the cutoffs in words."""
     now = services.clock()
     forms = player.Seat(row.state, seat, now)
-    answered = {f["body"]["decision"] for f in forms.general() if "decision" in f["body"]}
+    asked = forms.asked()
+    answered = {f["body"]["decision"] for f in asked}
     until = view["revision_until"]
     return {
-        "characters": forms.characters(view), "general": forms.general(),
+        "characters": forms.characters(view), "asked": asked, "peace": forms.peace(),
         "immediate_until": forms.immediate_until(), "immediate_open": forms.immediate_open(),
         "revision_until": player.moment(until) if until else None,
         "feedback": [texts.feedback(f) for f in view["feedback"]],

@@ -11,6 +11,7 @@ from html.parser import HTMLParser
 import pytest
 from django.http import QueryDict
 from django.urls import reverse
+from django.utils import translation
 
 from game.errors import ServiceError
 from game.games.three_kingdoms import engine
@@ -253,6 +254,11 @@ def test_every_event_a_player_or_spectator_sees_reads_as_a_sentence(clock):
     for seat, person in enumerate(players):
         html = html_of(client_for(person), row)
         assert "{&#x27;" not in html and "[{" not in html
+    with translation.override("zh-hans"):
+        lines = [texts.event(e) for stored in Event.objects.filter(game=row) for e in engine.project(stored.events, 0)]
+    assert any("你为" in line for line in lines) and any("开始" in line for line in lines)
+    html = client_for(players[0], HTTP_ACCEPT_LANGUAGE="zh-hans").get(reverse("sanguo:game", args=[row.pk])).content
+    assert "你的频道".encode() in html and "第 1 夜".encode() in html
 
 
 def test_bad_posts_are_refused_with_a_reason_and_change_nothing(clock):
@@ -286,3 +292,38 @@ def test_bad_posts_are_refused_with_a_reason_and_change_nothing(clock):
         assert message in response.content.decode()
     row.refresh_from_db()
     assert row.version == version + 1
+
+
+def test_an_identification_too_large_to_list_gets_a_picker_the_engine_judges(clock):
+    row, gm, players = started_game()
+    state = row.state
+    monarch = next(s["chain"][0] for s in state["slots"] if s["controller"] == 0 and s["identity"] == "君主")
+    # Three IDs of 27 (3,303 sets), and a 招揽 of two IDs with a name (2,268): both beyond the listed 2,000.
+    state["data"]["identifications"][monarch] = [{"kind": "同国", "count": 3, "names": ["刘备"]},
+                                                 {"kind": "招揽", "count": 2}]
+    assert all("choose" in c["identify"] for c in engine.legal_commands(state, 0)
+               if c.get("identify", {}).get("actor") == monarch)
+    forms = player.Seat(state, 0, state["clock"])
+    wide, recruit = forms.forms[f"identify|{monarch}|0"], forms.forms[f"identify|{monarch}|1"]
+    assert (wide["most"], len(wide["ids"]), recruit["most"], recruit["names"]) == (3, 27, 2, state["free"])
+    rng = random.Random(5)
+    for _ in range(30):
+        for form, name in ((wide, None), (recruit, rng.choice(state["free"]))):
+            post = QueryDict(mutable=True)
+            post.update({"form": form["key"], **({"name": name} if name else {})})
+            post.setlist("targets", [str(i) for i in rng.sample(form["ids"], rng.randint(1, form["most"]))])
+            engine.apply(state, 0, forms.command(post))
+    refused = [({"targets": ["1", "2", "3", "4"]}, "Choose from 1 to 3 IDs."),
+               ({"targets": []}, "Choose from 1 to 3 IDs."),
+               ({"targets": ["1", "99"]}, "Choose IDs from the list.")]
+    for fields, message in refused:
+        post = QueryDict(mutable=True)
+        post["form"] = wide["key"]
+        post.setlist("targets", fields["targets"])
+        with pytest.raises(ServiceError, match=message):
+            forms.command(post)
+    post = QueryDict(mutable=True)
+    post.update({"form": recruit["key"], "name": "曹操"})
+    post.setlist("targets", ["1"])
+    with pytest.raises(ServiceError, match="在野"):
+        forms.command(post)

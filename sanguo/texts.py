@@ -122,18 +122,19 @@ def identification(spec):
         "kind": kind, "count": count, "names": names}
 
 
+def _named(entry):
+    """An identification's targets as the seat gave them, and the 在野 it recruits if any."""
+    named = [n or t for t, n in zip(entry.get("targets", []), entry.get("named", []))]
+    words = ", ".join(_target(t) for t in named)
+    return words + (" · " + "、".join(entry["names"]) if entry.get("names") else "")
+
+
 def submission(sub):
     """One of the seat's own submissions this phase, as a sentence."""
     action = sub.get("action", "")
     if action == "identify":
-        parts = []
-        for index, entry in sorted((k, v) for k, v in sub.items() if k.isdigit()):
-            named = [n or t for t, n in zip(entry.get("targets", []), entry.get("named", []))]
-            line = _("identification %(number)s on %(targets)s") % {
-                "number": int(index) + 1, "targets": ", ".join(_target(t) for t in named)}
-            if entry.get("names"):
-                line += " · " + "、".join(entry["names"])
-            parts.append(line)
+        parts = [_("identification %(number)s on %(targets)s") % {"number": int(index) + 1, "targets": _named(entry)}
+                 for index, entry in sorted((k, v) for k, v in sub.items() if k.isdigit())]
         return _("指认: %(parts)s") % {"parts": "; ".join(parts)}
     if action == "skill" or action.startswith("extra:"):
         named = [n or t for t, n in zip(sub.get("targets", []), sub.get("named", []))]
@@ -175,13 +176,9 @@ def _submitted(e):
     detail = e.get("detail") or {}
     action = e.get("action", "")
     if action == "identify":
-        sub = {"action": "identify", "0": detail}
-        words = submission(sub)
+        words = _("指认 on %(targets)s") % {"targets": _named(detail)}
     elif action == "vote":
-        if detail.get("scatter"):
-            words = _("散票")
-        else:
-            words = _("a vote for %(target)s") % {"target": _id(detail.get("target"))}
+        words = choice_label("vote", detail)
     elif action == "last_words":
         words = _("遗言: %(text)s") % {"text": detail.get("text", "")}
     elif action == "suicide":
@@ -242,14 +239,19 @@ EVENTS = {
 }
 
 
-def event(e):
-    """One projected event as a sentence."""
+def event(e, audience=None):
+    """One projected event as a sentence. Sentences to a seat speak to it ("You …"); one the game
+    master (or a replay's "all") reads of a seat's says whose it was."""
     kind = e.get("type", "")
     try:
-        return EVENTS[kind](e) if kind in EVENTS else _generic(kind, e)
+        line = EVENTS[kind](e) if kind in EVENTS else _generic(kind, e)
     except (KeyError, TypeError):
         # An event of a known kind missing a field (an older record's) still reads as a line.
-        return _generic(kind, e)
+        line = _generic(kind, e)
+    to = e.get("to")
+    if isinstance(to, list) and not isinstance(audience, int):
+        return _("To seat %(seats)s: %(line)s") % {"seats": ", ".join(map(str, to)), "line": line}
+    return line
 
 
 # ---- announcements and ballots ---------------------------------------------------------------

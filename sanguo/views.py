@@ -129,7 +129,7 @@ def game_page(request, game_id):
         "game": row, "audience": audience, "view": view, "mode_name": MODE_NAMES[row.mode],
         "is_gm": audience == "gm", "seat": audience if isinstance(audience, int) else None,
         "signed_up": any(s.user_id == request.user.pk for s in seats), "places": seats,
-        "seat_numbers": range(row.seat_count), "log": [texts.event(e) for e in _log(row, audience)],
+        "seat_numbers": range(row.seat_count), "log": [texts.event(e, audience) for e in _log(row, audience)],
         "announcements": [(a["night"], texts.announcement(a)) for a in reversed(view.get("announcements", []))],
         "ballots": texts.ballots(view.get("ballots") or {}), "phase_name": texts.phase(view["phase"]),
         "invite": request.GET.get("invite", ""),

@@ -247,15 +247,21 @@ def test_every_event_a_player_or_spectator_sees_reads_as_a_sentence(clock):
             for e in engine.project(stored.events, audience):
                 kinds.add(e["type"])
                 assert e["type"] in texts.EVENTS, e["type"]
-                line = texts.event(e)
+                line = texts.event(e, audience)
                 assert "{'" not in line and "[{" not in line and "None" not in line, line
+                assert not line.startswith("To seat"), line
     assert {"phase", "submitted", "announcement", "decision", "learn"} <= kinds, kinds
+    # The game master reads a seat's own events as that seat's, not as spoken to them.
+    told = [texts.event(e, "gm") for stored in Event.objects.filter(game=row)
+            for e in engine.project(stored.events, "gm") if e["to"] == [0]]
+    assert told and all(line.startswith("To seat 0: ") for line in told)
     row.refresh_from_db()
     for seat, person in enumerate(players):
         html = html_of(client_for(person), row)
         assert "{&#x27;" not in html and "[{" not in html
     with translation.override("zh-hans"):
-        lines = [texts.event(e) for stored in Event.objects.filter(game=row) for e in engine.project(stored.events, 0)]
+        lines = [texts.event(e, 0) for stored in Event.objects.filter(game=row)
+                 for e in engine.project(stored.events, 0)]
     assert any("你为" in line for line in lines) and any("开始" in line for line in lines)
     html = client_for(players[0], HTTP_ACCEPT_LANGUAGE="zh-hans").get(reverse("sanguo:game", args=[row.pk])).content
     assert "你的频道".encode() in html and "第 1 夜".encode() in html

@@ -7,7 +7,8 @@ commands use and, beside each, the character the seat knows holds it (ruling 10:
 action void if that character no longer holds the ID). A posted form is turned into a command only
 from parts that form offers, and only if the command is among the legal ones (for a ``choose``
 family: any set of its IDs within its bounds); the service then applies it and the engine judges it
-again, so nothing the engine would refuse is ever offered, and nothing the page did not offer is
+again. So every choice a form offers is one the engine accepts — but for a skill's several selects
+naming one ID twice, which the page refuses with a reason — and nothing the page did not offer is
 sent.
 """
 import json

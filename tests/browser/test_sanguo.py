@@ -92,7 +92,10 @@ def test_a_gm_and_three_players_play_one_night_and_one_day(browser, live_server_
 
     gm_closes(gm, "night_feedback")
     gm.fill("[data-gm-feedback] textarea[name=text]", FEEDBACK)
-    gm.select_option("[data-gm-feedback] select[name=id]", "1")
+    # An ID a player holds (one with a country): an unjoined 在野 is the server's, and nobody reads it.
+    held = gm.evaluate("""() => [...document.querySelectorAll('#sanguo-characters tbody tr')]
+        .find((row) => row.cells[1].textContent.trim()).cells[3].textContent.trim()""")
+    gm.select_option("[data-gm-feedback] select[name=id]", held)
     gm.click("[data-gm-feedback] button")
     gm.wait_for_load_state()
     gm.fill("[data-gm-announce] textarea[name=text]", ANNOUNCEMENT)

@@ -39,6 +39,12 @@ def phase(name):
     return PHASES[name]() if name in PHASES else str(name)
 
 
+def phase_title(night, name):
+    """"Night 2: night actions", "Day 2: …": day N follows night N (ruling 12)."""
+    words = {"night": night, "phase": phase(name)}
+    return (_("Day %(night)s: %(phase)s") if str(name).startswith("day_") else _("Night %(night)s: %(phase)s")) % words
+
+
 def _id(ident):
     return _("ID %(id)s") % {"id": ident}
 
@@ -200,7 +206,7 @@ EVENTS = {
     "submitted": _submitted,
     "cancelled": lambda e: _("You withdrew %(character)s's %(action)s.") % {
         "character": e.get("character", ""), "action": ACTIONS.get(e.get("action"), e.get("action"))},
-    "phase": lambda e: _("Night %(night)s: %(phase)s opened.") % {"night": e.get("night"), "phase": phase(e["phase"])},
+    "phase": lambda e: _("%(title)s began.") % {"title": phase_title(e["night"], e["phase"])},
     "deadline": lambda e: _("The game master moved the deadline of %(phase)s.") % {"phase": phase(e["phase"])},
     "revision_window": lambda e: _("A revision window (预结算前) opened: actions may change until it ends, "
                                    "except those that used a 预结算前 skill."),

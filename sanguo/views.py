@@ -131,7 +131,7 @@ def game_page(request, game_id):
         "signed_up": any(s.user_id == request.user.pk for s in seats), "places": seats,
         "seat_numbers": range(row.seat_count), "log": [texts.event(e, audience) for e in _log(row, audience)],
         "announcements": [(a["night"], texts.announcement(a)) for a in reversed(view.get("announcements", []))],
-        "ballots": texts.ballots(view.get("ballots") or {}), "phase_name": texts.phase(view["phase"]),
+        "ballots": texts.ballots(view.get("ballots") or {}), "phase_title": texts.phase_title(view["night"], view["phase"]),
         "invite": request.GET.get("invite", ""),
     }
     if row.status == Game.Status.LIVE and isinstance(audience, int):

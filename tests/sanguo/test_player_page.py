@@ -251,6 +251,9 @@ def test_every_event_a_player_or_spectator_sees_reads_as_a_sentence(clock):
                 assert "{'" not in line and "[{" not in line and "None" not in line, line
                 assert not line.startswith("To seat"), line
     assert {"phase", "submitted", "announcement", "decision", "learn"} <= kinds, kinds
+    opened = [texts.event(e, 0) for stored in Event.objects.filter(game=row)
+              for e in engine.project(stored.events, 0) if e["type"] == "phase"]
+    assert "Night 1: night actions (夜晚行动) began." in opened and "Day 1: wound checks (白天受伤判定) began." in opened
     # The game master reads a seat's own events as that seat's, not as spoken to them.
     told = [texts.event(e, "gm") for stored in Event.objects.filter(game=row)
             for e in engine.project(stored.events, "gm") if e["to"] == [0]]

@@ -336,3 +336,10 @@ def test_an_identification_too_large_to_list_gets_a_picker_the_engine_judges(clo
     post.setlist("targets", ["1"])
     with pytest.raises(ServiceError, match="在野"):
         forms.command(post)
+
+
+def test_a_crowd_game_offers_each_of_its_27_seats_what_the_engine_accepts(clock):
+    row, gm, players = started_game("crowd")
+    rng = random.Random(2)
+    for seat, person in enumerate(players):
+        assert check_seat(row, seat, client_for(person), rng)

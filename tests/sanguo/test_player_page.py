@@ -140,11 +140,18 @@ def check_seat(row, seat, client, rng):
     known = {(name, int(i)) for i, names in state["known"][str(seat)].items() for name in names}
     assert set((n, int(i)) for n, i in NAMED.findall(html)) <= known
     names = [c for s in state["slots"] for c in s["chain"]]
-    refused = [c for c in ({"assassinate": {"actor": rng.choice(names), "target": rng.randint(1, len(names))}},
-                           {"vote": {"voter": rng.choice(names), "target": rng.randint(1, len(names))}},
-                           {"suicide": {"actor": rng.choice(names)}}) if not engine.is_legal(state, seat, c)]
-    for command in refused:
-        assert player._canonical(command) not in offered
+    skills = [k["name"] for k in state["data"]["skills"]]
+    ids = range(0, len(names) + 2)
+    candidates = [rng.choice((
+        {"assassinate": {"actor": rng.choice(names), "target": rng.choice(ids)}},
+        {"vote": {"voter": rng.choice(names), "target": rng.choice(ids)}},
+        {"suicide": {"actor": rng.choice(names)}},
+        {"skill": {"actor": rng.choice(names), "skill": rng.choice(skills), "targets": [rng.choice(ids)]}},
+        {"identify": {"actor": rng.choice(names), "index": 0, "targets": [rng.choice(ids)]}},
+    )) for _ in range(12)]
+    for command in candidates:
+        if not engine.is_legal(state, seat, command):
+            assert player._canonical(command) not in offered, command
     return offered
 
 

@@ -131,7 +131,8 @@ def game_page(request, game_id):
         "signed_up": any(s.user_id == request.user.pk for s in seats), "places": seats,
         "seat_numbers": range(row.seat_count), "log": [texts.event(e, audience) for e in _log(row, audience)],
         "announcements": [(a["night"], texts.announcement(a)) for a in reversed(view.get("announcements", []))],
-        "ballots": texts.ballots(view.get("ballots") or {}), "phase_title": texts.phase_title(view["night"], view["phase"]),
+        "ballots": texts.ballots(view.get("ballots") or {}),
+        "phase_title": texts.phase_title(view["night"], view["phase"]),
         "invite": request.GET.get("invite", ""),
     }
     if row.status == Game.Status.LIVE and isinstance(audience, int):
@@ -194,7 +195,9 @@ def act(request, game_id):
 def _played(game_id, user, post):
     """The command a seat's form on the page stands for (``sanguo.player``), read from the game now."""
     row = Game.objects.filter(pk=game_id).first()
-    seat = access.audience(row, user) if row is not None and row.status == Game.Status.LIVE else None
+    if row is None or row.status != Game.Status.LIVE:
+        raise ServiceError("not_live", _("The game is not running."))
+    seat = access.audience(row, user)
     if not isinstance(seat, int):
         raise ServiceError("not_a_player", _("Only the game's players and its game master can act in it."))
     return player.Seat(row.state, seat, services.clock()).command(post)

@@ -302,6 +302,9 @@ def test_bad_posts_are_refused_with_a_reason_and_change_nothing(clock):
     row.refresh_from_db()
     # 议和 alone was a real command (extra fields are ignored); nothing else changed anything.
     assert row.version == version + 1
+    recruiting = services.create_game(gm, mode="standard")
+    response = client.post(reverse("sanguo:act", args=[recruiting.pk]), {"do": "play", "form": "peace"}, follow=True)
+    assert "The game is not running." in response.content.decode()
     for person, message in ((gm, "Only the game&#x27;s players"), (players[1], "That action is not open now")):
         response = client_for(person).post(reverse("sanguo:act", args=[row.pk]),
                                            {"do": "play", "form": targeted["key"], "target0": "1"}, follow=True)

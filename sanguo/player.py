@@ -162,7 +162,11 @@ class Seat:
         for sub in view["submissions"]:
             if sub["character"] == name:
                 key = f"cancel|{name}|{sub['action']}"
-                out.append({"text": texts.submission(sub), "withdraw": key if key in self.forms else "",
+                withdrawable = key in self.forms
+                # The engine takes one active skill a night, and none with a 刺杀: a submitted skill is
+                # changed by withdrawing it, where other actions are changed by submitting again.
+                hint = _("Withdraw it to choose another skill or 刺杀.") if withdrawable and sub["action"] == "skill" else ""
+                out.append({"text": texts.submission(sub), "withdraw": key if withdrawable else "", "hint": hint,
                             "locked": self.locks.get((name, sub["action"]), "")})
         return out
 

@@ -44,7 +44,7 @@ class Forms(HTMLParser):
         if not self.inside:
             return
         if tag == "form":
-            self.form = {"fields": {}, "key": None, "most": None}
+            self.form = {"fields": {}, "key": None, "most": None, "immediate": "data-immediate" in a}
             self.forms.append(self.form)
         elif self.form is None:
             return
@@ -232,6 +232,16 @@ def test_submitting_withdrawing_and_the_revision_window(clock):
     client.post(reverse("sanguo:act", args=[row.pk]), {"do": "play", "form": withdraw["key"]})
     row.refresh_from_db()
     assert not engine.view(row.state, 0)["submissions"]
+    # A skill (not 立刻) is changed by withdrawing it: the page says so beside it.
+    skill = next(f for f in page_forms(html_of(client, row)) if f["key"].startswith("skill|")
+                 and "target0" in f["fields"] and not f["immediate"])
+    client.post(reverse("sanguo:act", args=[row.pk]), {"do": "play", "form": skill["key"],
+                                                       "target0": skill["fields"]["target0"][0]})
+    html = html_of(client, row)
+    assert "Withdraw it to choose another skill or 刺杀." in html
+    assert not any(f["key"] == skill["key"] for f in page_forms(html))
+    client.post(reverse("sanguo:act", args=[row.pk]), {"do": "play", "form": "cancel|" + skill["key"].split("|")[1]
+                                                       + "|skill"})
     # A revision window with one of the seat's IDs locked (as a 预结算前 skill leaves it).
     client.post(reverse("sanguo:act", args=[row.pk]), {"do": "play", "form": form["key"], "target0": target})
     row.refresh_from_db()

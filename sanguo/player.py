@@ -98,8 +98,9 @@ class Seat:
 
     # ---- the page ------------------------------------------------------------------------------
 
-    def characters(self, view):
-        """Own characters in play, each with its forms, its submissions and what locks them."""
+    def characters(self, view, ballots):
+        """Own characters in play, each with its forms, its submissions (``ballots``: its ballot this
+        vote, in words) and what locks them."""
         revision = self.state.get("revision")
         locked = {_holder(s) for s in self.state["slots"] if revision and s["id"] in revision["locked"]}
         groups = []
@@ -118,7 +119,7 @@ class Seat:
             closed = self._immediate_closed(name)
             if closed:
                 notes.append(_("立刻 closed ten minutes before the deadline: %(skills)s.") % {"skills": closed})
-            groups.append({"name": name, "id": c["id"], "forms": forms, "notes": notes,
+            groups.append({"name": name, "id": c["id"], "forms": forms, "notes": notes, "ballot": ballots.get(name),
                            "submissions": self._submissions(view, name)})
         return groups
 
@@ -165,7 +166,9 @@ class Seat:
                 withdrawable = key in self.forms
                 # The engine takes one active skill a night, and none with a 刺杀: a submitted skill is
                 # changed by withdrawing it, where other actions are changed by submitting again.
-                hint = _("Withdraw it to choose another skill or 刺杀.") if withdrawable and sub["action"] == "skill" else ""
+                hint = ""
+                if withdrawable and sub["action"] == "skill":
+                    hint = _("Withdraw it to choose another skill or 刺杀.")
                 out.append({"text": texts.submission(sub), "withdraw": key if withdrawable else "", "hint": hint,
                             "locked": self.locks.get((name, sub["action"]), "")})
         return out

@@ -104,11 +104,17 @@ def _player(row, view, seat):
     asked choices and the cutoffs in words."""
     now = services.clock()
     forms = player.Seat(row.state, seat, now)
+    # The seat's ballots this phase, from its own events (the view keeps ballots secret, its own too).
+    ballots = {}
+    for stored in Event.objects.filter(game=row, version__gte=row.phase_opened).order_by("version"):
+        for e in engine.project(stored.events, seat):
+            if e["type"] == "submitted" and e.get("action") == "vote":
+                ballots[e["character"]] = texts.choice_label("vote", e["detail"])
     asked = forms.asked()
     answered = {f["body"]["decision"] for f in asked}
     until = view["revision_until"]
     return {
-        "characters": forms.characters(view), "asked": asked, "peace": forms.peace(),
+        "characters": forms.characters(view, ballots), "asked": asked, "peace": forms.peace(),
         "immediate_until": forms.immediate_until(), "immediate_open": forms.immediate_open(),
         "revision_until": player.moment(until) if until else None,
         "feedback": [texts.feedback(f) for f in view["feedback"]],

@@ -20,7 +20,7 @@ from sanguo.models import Event, Game
 from tests.accounts import client_for
 
 from .helpers import clock, started_game  # noqa: F401
-from .play import play_phases
+from .play import answer_as_gm, play_phases, run_to_deadline
 
 pytestmark = pytest.mark.django_db
 
@@ -363,3 +363,28 @@ def test_a_crowd_game_offers_each_of_its_27_seats_what_the_engine_accepts(clock)
     rng = random.Random(2)
     for seat, person in enumerate(players):
         assert check_seat(row, seat, client_for(person), rng)
+
+
+def test_a_seat_sees_its_own_ballots_and_votes_again_to_change_them(clock):
+    row, gm, players = started_game()
+    for _ in range(6):
+        row.refresh_from_db()
+        if row.state["phase"] == "day_vote":
+            break
+        answer_as_gm(row, gm)
+        run_to_deadline(row, clock)
+        answer_as_gm(row, gm)
+    assert row.state["phase"] == "day_vote"
+    client, other = client_for(players[0]), client_for(players[1])
+    # A 杀手's: the two start mutually recognised, so they may follow their group on any ID.
+    vote = max((f for f in page_forms(html_of(client, row)) if f["key"].startswith("vote|")),
+               key=lambda f: len(f["fields"]["choice"]))
+    first, second = vote["fields"]["choice"][:2]
+    for choice in (first, second):
+        client.post(reverse("sanguo:act", args=[row.pk]), {"do": "play", "form": vote["key"], "choice": choice})
+    html = html_of(client, row)
+    ballots = re.findall(r"<p data-ballot>Your ballot: ([^<]*) \(vote again", html)
+    start = html.index(f'value="{vote["key"]}"')
+    labels = dict(re.findall(r'<option value="(\d+)">([^<]*)</option>', html[start:html.index("</form>", start)]))
+    assert ballots == [labels[second]] and labels[first] != labels[second]
+    assert "data-ballot" not in html_of(other, row)

@@ -40,7 +40,7 @@ def phase(name):
 
 
 def phase_title(night, name):
-    """"Night 2: night actions", "Day 2: …": day N follows night N (ruling 12)."""
+    """The phase's heading: night N's phases, then day N's (ruling 12)."""
     words = {"night": night, "phase": phase(name)}
     return (_("Day %(night)s: %(phase)s") if str(name).startswith("day_") else _("Night %(night)s: %(phase)s")) % words
 
@@ -124,6 +124,9 @@ def identification(spec):
         return _("评价: name up to %(count)s IDs; you learn whether each is %(word)s.") % {
             "count": count, "word": spec.get("evaluation", "")}
     names = "、".join(spec.get("names", [])) or "—"
+    if kind == "不反馈":
+        return _("不反馈: name up to %(count)s IDs looking for %(names)s; you are told nothing.") % {
+            "count": count, "names": names}
     return _("%(kind)s: name up to %(count)s IDs; you learn which of them hold %(names)s.") % {
         "kind": kind, "count": count, "names": names}
 

@@ -388,3 +388,18 @@ def test_a_seat_sees_its_own_ballots_and_votes_again_to_change_them(clock):
     labels = dict(re.findall(r'<option value="(\d+)">([^<]*)</option>', html[start:html.index("</form>", start)]))
     assert ballots == [labels[second]] and labels[first] != labels[second]
     assert "data-ballot" not in html_of(other, row)
+
+
+def test_every_asked_choice_and_identification_reads_as_a_sentence():
+    asked = [{"kind": "offer", "about": {"character": "陈登", "country": "魏", "via": "招揽"}},
+             {"kind": "request", "about": {"character": "陈登", "country": "魏"}},
+             {"kind": "regent", "about": {"country": "蜀"}},
+             {"kind": "last_words", "about": {"character": "张飞"}}]
+    lines = [texts.decision(d) for d in asked]
+    assert all("陈登" in line for line in lines[:2]) and "代理君主" in lines[2] and "张飞" in lines[3]
+    # A kind the page does not know yet still reads as words, not as a dict.
+    assert texts.decision({"kind": "omen", "about": {"ids": [1, 2], "sign": None}}) == "omen: ids 1, 2; sign —"
+    for specs in engine.new_match(1)["data"]["identifications"].values():
+        for spec in specs:
+            line = texts.identification(spec)
+            assert line.startswith(spec["kind"] + ":") and "{" not in line, line

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from game.errors import ServiceError
 from game.games.three_kingdoms import engine
 
-from . import access, data, notices, records, services
+from . import access, data, notices, player, records, services, texts
 from .models import MODES, SIZES, Event, Game, Seat
 
 MODE_NAMES = {"standard": "标准局", "solo": "孤单英雄局", "nine": "王侯将相局", "crowd": "群英荟萃局"}
@@ -99,18 +99,27 @@ def _decisions(view, state):
     return [dict(d, answer=defaults.get(d["key"], "")) for d in view["pending"] if d["for"] == "gm"]
 
 
-def _choices(state, seat):
-    """The seat's legal commands now, grouped by the character acting, each with its JSON."""
-    groups = {}
-    for command in engine.legal_commands(state, seat):
-        (kind, body), = command.items()
-        if "choose" in body:
-            # A family too large to list (the engine's ``choose``) needs a targets picker, not an option.
-            continue
-        who = body.get("actor") or body.get("voter") or ""
-        groups.setdefault(who, []).append({"json": json.dumps(command, ensure_ascii=False),
-                                           "label": data.describe(kind, body)})
-    return sorted(groups.items())
+def _player(row, view, seat):
+    """The seat's part of the page: its forms by character (``sanguo.player``), and its feedback,
+    asked choices and the cutoffs in words."""
+    now = services.clock()
+    forms = player.Seat(row.state, seat, now)
+    # The seat's ballots this phase, from its own events (the view keeps ballots secret, its own too).
+    ballots = {}
+    for stored in Event.objects.filter(game=row, version__gte=row.phase_opened).order_by("version"):
+        for e in engine.project(stored.events, seat):
+            if e["type"] == "submitted" and e.get("action") == "vote":
+                ballots[e["character"]] = texts.choice_label("vote", e["detail"])
+    asked = forms.asked()
+    answered = {f["body"]["decision"] for f in asked}
+    until = view["revision_until"]
+    return {
+        "characters": forms.characters(view, ballots), "asked": asked, "peace": forms.peace(),
+        "immediate_until": forms.immediate_until(), "immediate_open": forms.immediate_open(),
+        "revision_until": player.moment(until) if until else None,
+        "feedback": [texts.feedback(f) for f in view["feedback"]],
+        "unanswerable": [texts.decision(d) for d in view["pending"] if d["key"] not in answered],
+    }
 
 
 def game_page(request, game_id):
@@ -126,11 +135,14 @@ def game_page(request, game_id):
         "game": row, "audience": audience, "view": view, "mode_name": MODE_NAMES[row.mode],
         "is_gm": audience == "gm", "seat": audience if isinstance(audience, int) else None,
         "signed_up": any(s.user_id == request.user.pk for s in seats), "places": seats,
-        "seat_numbers": range(row.seat_count), "log": _log(row, audience),
+        "seat_numbers": range(row.seat_count), "log": [texts.event(e, audience) for e in _log(row, audience)],
+        "announcements": [(a["night"], texts.announcement(a)) for a in reversed(view.get("announcements", []))],
+        "ballots": texts.ballots(view.get("ballots") or {}),
+        "phase_title": texts.phase_title(view["night"], view["phase"]),
         "invite": request.GET.get("invite", ""),
     }
     if row.status == Game.Status.LIVE and isinstance(audience, int):
-        context["choices"] = _choices(row.state, audience)
+        context["player"] = _player(row, view, audience)
     if audience == "gm" and row.status == Game.Status.LIVE:
         context["gm_pending"] = _decisions(view, row.state)
         context["ids"] = range(1, len(row.state["slots"]) + 1)
@@ -165,6 +177,8 @@ def act(request, game_id):
             services.cancel(game_id, user)
         elif do in GM_FORMS:
             services.command(game_id, user, "", GM_FORMS[do](request.POST))
+        elif do == "play":
+            services.command(game_id, user, "", _played(game_id, user, request.POST))
         elif do == "command":
             try:
                 body = json.loads(request.POST.get("command", ""))
@@ -182,6 +196,17 @@ def act(request, game_id):
     if invite:
         target["Location"] += f"?invite={invite}"
     return target
+
+
+def _played(game_id, user, post):
+    """The command a seat's form on the page stands for (``sanguo.player``), read from the game now."""
+    row = Game.objects.filter(pk=game_id).first()
+    if row is None or row.status != Game.Status.LIVE:
+        raise ServiceError("not_live", _("The game is not running."))
+    seat = access.audience(row, user)
+    if not isinstance(seat, int):
+        raise ServiceError("not_a_player", _("Only the game's players and its game master can act in it."))
+    return player.Seat(row.state, seat, services.clock()).command(post)
 
 
 def starter(request, game_id):

@@ -18,6 +18,11 @@ from .play import play_phases
 pytestmark = pytest.mark.django_db
 
 ROW = re.compile(r"<tr[^>]*><td>([^<]*)</td><td>[^<]*</td><td>[^<]*</td><td>([^<]*)</td>")
+# The player's texts pair a name with an ID ("曹操 (ID 5)", "ID 5: 曹操") and name the character
+# each of the seat's own submissions is for.
+NAMED = re.compile(r"([^\s>(;:,]+) \(ID (\d+)\)")
+KNOWN = re.compile(r"<li>ID (\d+): ([^<]*)</li>")
+SUBMITTED = re.compile(r"You submitted for ([^:]+):")
 # Words of the engine's full state and of the console, never on a page but the game master's.
 GM_ONLY = ("sanguo-console", "hidden_recognition", "&#x27;controller&#x27;", "&#x27;chain&#x27;", "&#x27;rng&#x27;")
 
@@ -41,6 +46,11 @@ def check_pages(row, gm, players, secrets, onlooker):
         html = page(client_for(player), row)
         known = {(name, int(i)) for i, names in state["known"][str(seat)].items() for name in names}
         assert shown_ids(html) <= known, (seat, shown_ids(html) - known)
+        named = {(n, int(i)) for n, i in NAMED.findall(html)}
+        named |= {(n, int(i)) for i, names in KNOWN.findall(html) for n in names.split(", ")}
+        assert named <= known, (seat, named - known)
+        own = {name for s in state["slots"] if s["controller"] == seat for name in s["chain"]}
+        assert set(SUBMITTED.findall(html)) <= own, seat
         for word in GM_ONLY:
             assert word not in html, (seat, word)
         for marker, owner in secrets.items():
@@ -51,7 +61,7 @@ def check_pages(row, gm, players, secrets, onlooker):
             # After the end, everyone sees everything (the replay's audience "all"), feedback too.
             assert {i for _name, i in shown_ids(html)} == {s["id"] for s in state["slots"]}
             continue
-        assert not shown_ids(html)
+        assert not shown_ids(html) and not NAMED.findall(html) and not SUBMITTED.findall(html)
         for word in GM_ONLY + tuple(secrets):
             assert word not in html
 
@@ -85,7 +95,9 @@ def test_a_player_sees_their_characters_and_may_submit_from_the_page(clock):
     row, gm, players = started_game()
     client = client_for(players[0])
     html = page(client, row)
-    assert 'data-sanguo-submit' in html and 'class="own"' in html
+    assert 'data-sanguo-form="assassinate"' in html and 'class="own"' in html
+    # The 杀手 know each other's IDs from the start: the leak checks' name/ID pairs are on the page.
+    assert NAMED.findall(html) and KNOWN.findall(html)
     option = next(c for c in engine.legal_commands(row.state, 0) if "assassinate" in c)
     import json
     response = client.post(reverse("sanguo:act", args=[row.pk]),

@@ -227,7 +227,8 @@ def cancel(game_id, gm):
 
 
 def actor_of(row, user):
-    """``"gm"`` for the game master and their co-GM (the one place deciding who has the console), the seat's number for a seated player, else None."""
+    """``"gm"`` for the game master and their co-GM (the one place deciding who has the console),
+    the seat's number for a seated player, else None."""
     user_id = getattr(user, "pk", None)
     if user_id is None:
         return None

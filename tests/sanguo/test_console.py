@@ -3,6 +3,7 @@ are refused with a clear message and nothing changed; what it shows (the queue, 
 their proposed orders, the night's ledger) is the engine's state in a played game; previews show
 exactly what their audience will read; a co-GM has the console, a seat never does."""
 import html as entities
+import json
 import random
 import re
 
@@ -49,7 +50,6 @@ def form_answer(decision):
 
 
 def engine_json(value):
-    import json
     return json.dumps(value, ensure_ascii=False)
 
 
@@ -83,7 +83,8 @@ def check_console(html, state):
         if d["for"] == "gm" and d["kind"] == "defence":
             block = html[html.index(f'data-decision="{d["key"]}"'):]
             block = block[:block.index("</form>")]
-            assert re.findall(r'name="defended" value="(\d+)"', block) == [str(h["index"]) for h in d["about"]["damage"]]
+            listed = re.findall(r'name="defended" value="(\d+)"', block)
+            assert listed == [str(h["index"]) for h in d["about"]["damage"]]
     if state["phase"] in ("night_resolution", "night_feedback") and state.get("work"):
         targets = {str(hit["target"]) for hit in state["work"]["damage"]}
         assert set(re.findall(r'data-ledger="(\d+)"', html)) == targets
@@ -194,14 +195,14 @@ def test_previews_show_what_the_audience_will_read_and_send_nothing(clock):
     assert "PREVIEWED words" not in page(client_for(players[seat]), row)
     post(client, row, {"do": "feedback", "id": str(target["id"]), "text": "PREVIEWED words"})
     row.refresh_from_db()
-    read = engine.view(row.state, seat)["feedback"][-1]
-    assert f'{read["character"]}: {read["text"]}' in entities.unescape(shown)
-    assert "PREVIEWED words" in page(client_for(players[seat]), row)
+    assert len(engine.view(row.state, seat)["feedback"]) == 1
+    # The seat's page lists its feedback word for word as the preview showed it.
+    read = re.findall(r"<li>(Night [^<]*PREVIEWED words)</li>", page(client_for(players[seat]), row))
+    assert read and read == re.findall(r"<blockquote>([^<]*)</blockquote>", shown)
 
-    bot = next((s for s in row.state["slots"] if s["controller"] is None), None)
-    if bot is not None:
-        html = post(client, row, {"do": "preview", "what": "feedback", "id": str(bot["id"]), "text": "x"})
-        assert "nobody will read it" in html.content.decode()
+    bot = next(s for s in row.state["slots"] if s["controller"] is None)
+    html = post(client, row, {"do": "preview", "what": "feedback", "id": str(bot["id"]), "text": "x"})
+    assert "nobody will read it" in html.content.decode()
 
     html = post(client, row, {"do": "preview", "what": "announce", "text": "A storm at night"}).content.decode()
     shown = re.search(r'data-preview="announce"[^>]*>(.*?)</div>', html, re.S).group(1)
@@ -258,3 +259,27 @@ def test_a_co_gm_has_the_console_and_a_seat_never_does(clock):
     assert "sanguo-console" not in page(client_for(helper), row)
     reasons = [c["override"]["reason"] for c in records.make_record(row)["commands"] if "override" in c]
     assert reasons[-1] == "天庭 console no longer shared"
+
+
+def test_the_queue_marks_what_the_close_will_void_as_the_close_then_does(clock):
+    row, gm, players = started_game()
+    options = [c for c in engine.legal_commands(row.state, 0) if "assassinate" in c]
+    command = next(c for c in options
+                   if row.state["slots"][c["assassinate"]["target"] - 1]["identity"] != "君主")
+    services.command(row.pk, players[0], "", command)
+    row.refresh_from_db()
+    actor, = [key for key, subs in row.state["subs"].items()
+              if "assassinate" in subs and row.state["slots"][int(key) - 1]["controller"] == 0]
+    target = command["assassinate"]["target"]
+    html = page(client_for(gm), row)
+    assert re.search(rf'data-queue="{actor}-assassinate">.*?<td>stands</td>', html, re.S)
+    # The target dies by the GM's hand before the close: the 刺杀 no longer has a target.
+    post(client_for(gm), row, {"do": "override", "reason": "a test", "effects": json.dumps([{"kill": target}])})
+    row.refresh_from_db()
+    html = page(client_for(gm), row)
+    shown = re.search(rf'data-queue="{actor}-assassinate">.*?<td>void \(([a-z_]+)\)</td>', html, re.S).group(1)
+    version = row.version
+    run_to_deadline(row, clock)
+    voided = [e for events in row.events.filter(version__gt=version).values_list("events", flat=True)
+              for e in events if e["type"] == "void" and e["action"] == "assassinate"]
+    assert [e["reason"] for e in voided] == [shown]

@@ -277,7 +277,7 @@ def test_the_queue_marks_what_the_close_will_void_as_the_close_then_does(clock):
     post(client_for(gm), row, {"do": "override", "reason": "a test", "effects": json.dumps([{"kill": target}])})
     row.refresh_from_db()
     html = page(client_for(gm), row)
-    shown = re.search(rf'data-queue="{actor}-assassinate">.*?<td>void \(([a-z_]+)\)</td>', html, re.S).group(1)
+    shown = re.search(rf'data-queue="{actor}-assassinate">.*?<td data-void>void \(([a-z_]+)\)</td>', html, re.S).group(1)
     version = row.version
     run_to_deadline(row, clock)
     voided = [e for events in row.events.filter(version__gt=version).values_list("events", flat=True)

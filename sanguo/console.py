@@ -65,13 +65,16 @@ def queue(state):
     for key, subs in state["subs"].items():
         s = state["slots"][int(key) - 1]
         for kind, entry in subs.items():
-            timing = entry.get("timing") or KIND_TIMINGS.get(kind, "")
-            locked = timing == "立刻" or int(key) in locked_ids or bool(entry.get("by_gm"))
-            detail = {k: v for k, v in entry.items()
-                      if k not in ("seq", "at", "timing", "named", "by_gm", "killer", "bot", "voter")}
-            rows.append({"seat": s["controller"], "id": s["id"], "character": _holder(s), "kind": kind,
-                         "timing": timing, "at": _moment(entry.get("at")), "seq": entry.get("seq", 0),
-                         "void": void.get((s["id"], kind)), "locked": locked, "detail": detail})
+            # A character's identifications are kept by their index in its data, each a submission.
+            entries = [dict(e, index=int(i)) for i, e in entry.items()] if kind == "identify" else [entry]
+            for one in entries:
+                timing = one.get("timing") or KIND_TIMINGS.get(kind, "")
+                locked = timing == "立刻" or int(key) in locked_ids or bool(one.get("by_gm"))
+                detail = {k: v for k, v in one.items()
+                          if k not in ("seq", "at", "timing", "named", "by_gm", "killer", "bot", "voter")}
+                rows.append({"seat": s["controller"], "id": s["id"], "character": _holder(s), "kind": kind,
+                             "timing": timing, "at": _moment(one.get("at")), "seq": one.get("seq", 0),
+                             "void": void.get((s["id"], kind)), "locked": locked, "detail": detail})
     return sorted(rows, key=lambda r: (r["seq"], r["id"]))
 
 

@@ -73,6 +73,10 @@ def check_console(html, state):
     """The console shows the engine's queue, pending decisions (in its order) and ledger."""
     queued = {f"{key}-{kind}" for key, subs in state["subs"].items() for kind in subs}
     assert set(re.findall(r'data-queue="([^"]+)"', html)) == queued
+    # One row per submission: a character's identifications are one each.
+    count = sum(len(entry) if kind == "identify" else 1
+                for subs in state["subs"].values() for kind, entry in subs.items())
+    assert html.count("data-queue=") == count
     pending = [str(d["key"]) for d in state["pending"] if d["for"] == "gm"]
     assert re.findall(r'data-decision="(\d+)"', html) == pending
     for d in state["pending"]:
@@ -277,9 +281,25 @@ def test_the_queue_marks_what_the_close_will_void_as_the_close_then_does(clock):
     post(client_for(gm), row, {"do": "override", "reason": "a test", "effects": json.dumps([{"kill": target}])})
     row.refresh_from_db()
     html = page(client_for(gm), row)
-    shown = re.search(rf'data-queue="{actor}-assassinate">.*?<td data-void>void \(([a-z_]+)\)</td>', html, re.S).group(1)
+    shown = re.search(rf'data-queue="{actor}-assassinate">.*?<td data-void>void \(([a-z_]+)\)</td>', html, re.S)
+    shown = shown.group(1)
     version = row.version
     run_to_deadline(row, clock)
     voided = [e for events in row.events.filter(version__gt=version).values_list("events", flat=True)
               for e in events if e["type"] == "void" and e["action"] == "assassinate"]
     assert [e["reason"] for e in voided] == [shown]
+
+
+def test_each_identification_is_a_row_of_the_queue(clock, monkeypatch):
+    # Seed 1 deals 甄姬, who has two identifications, to seat 0.
+    monkeypatch.setattr(Game._meta.get_field("seed"), "default", lambda: 1)
+    row, gm, players = started_game()
+    for index in (0, 1):
+        command = next(c for c in engine.legal_commands(row.state, 0)
+                       if "identify" in c and c["identify"]["actor"] == "甄姬" and c["identify"]["index"] == index)
+        services.command(row.pk, players[0], "", command)
+        row.refresh_from_db()
+    ident = next(s["id"] for s in row.state["slots"] if s["chain"][0] == "甄姬")
+    rows = re.findall(rf'<tr data-queue="{ident}-identify">(.*?)</tr>', page(client_for(gm), row), re.S)
+    assert len(rows) == 2
+    assert ["index: 0" in rows[0], "index: 1" in rows[1]] == [True, True]

@@ -9,11 +9,12 @@ the console never decides a rule; it shows the engine's proposal and sends the G
 import json
 from datetime import datetime, timezone
 
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext as _, gettext_lazy
 
 from game.errors import ServiceError
 from game.games.three_kingdoms import engine
 
+from . import data
 from .models import Event
 from .services import clock
 
@@ -24,6 +25,10 @@ STAGES = {"immediate": "立刻", "pre_settlement": "预结算前", "global": "�
 KIND_TIMINGS = {"assassinate": "夜晚行动", "identify": "夜晚行动", "reassign": "夜晚行动", "request": "夜晚行动",
                 "vote": "白天行动投票", "suicide": "夜晚行动"}
 COUNTRIES = ("魏", "蜀", "吴")
+# The words of the engine's answers and damage levels, as the console shows them.
+WORDS = {"approve": gettext_lazy("approve"), "edit": gettext_lazy("edit"), "reject": gettext_lazy("reject"),
+         "stands": gettext_lazy("stands"), "defended": gettext_lazy("defended"),
+         "death": gettext_lazy("death"), "wound": gettext_lazy("wound")}
 # The statuses of a character still in play (the engine's ``IN_PLAY``): any other has left.
 IN_PLAY = ("normal", "wounded", "outside")
 
@@ -70,11 +75,10 @@ def queue(state):
             for one in entries:
                 timing = one.get("timing") or KIND_TIMINGS.get(kind, "")
                 locked = timing == "立刻" or int(key) in locked_ids or bool(one.get("by_gm"))
-                detail = {k: v for k, v in one.items()
-                          if k not in ("seq", "at", "timing", "named", "by_gm", "killer", "bot", "voter")}
+                label = data.describe(kind, one) + (f" (#{one['index']})" if kind == "identify" else "")
                 rows.append({"seat": s["controller"], "id": s["id"], "character": _holder(s), "kind": kind,
                              "timing": timing, "at": _moment(one.get("at")), "seq": one.get("seq", 0),
-                             "void": void.get((s["id"], kind)), "locked": locked, "detail": detail})
+                             "void": void.get((s["id"], kind)), "locked": locked, "label": label})
     return sorted(rows, key=lambda r: (r["seq"], r["id"]))
 
 
@@ -97,9 +101,10 @@ def decisions(state):
                         effect_lines=_effect_lines(d["default"]),
                         order=about.get("proposed_order", []))
         elif d["kind"] == "defence":
-            item.update(damage=about["damage"], defences=about["defences"])
+            item.update(damage=[dict(h, level=WORDS[h["level"]]) for h in about["damage"]],
+                        defences=about["defences"])
         elif d["kind"] in ("vote_defence", "last_words_review"):
-            item.update(options=d["options"], default=d["default"])
+            item.update(options=[(o, WORDS.get(o, o)) for o in d["options"]], default=d["default"])
         out.append(item)
     return out
 
@@ -111,7 +116,8 @@ def ledger(state):
     asked = {d["about"]["target"]: d["about"]["defences"] for d in state["pending"] if d["kind"] == "defence"}
     targets = {}
     for index, hit in enumerate(state["work"]["damage"]):
-        targets.setdefault(hit["target"], []).append(dict(hit, index=index))
+        shown = dict(hit, index=index, level=WORDS[hit["level"]])
+        targets.setdefault(hit["target"], []).append(shown)
     return [{"target": t, "character": _holder(state["slots"][t - 1]), "hits": hits, "defences": asked.get(t, [])}
             for t, hits in sorted(targets.items())]
 
@@ -176,7 +182,7 @@ def override_command(post):
     if post.get("effects", "").strip():
         body["effects"] = _effects(post["effects"])
     if post.get("minutes", "").strip():
-        body["deadline"] = clock() + round(60 * _int(post["minutes"], _("Give the minutes as a whole number.")))
+        body["deadline"] = clock() + 60 * _int(post["minutes"], _("Give the minutes as a whole number."))
     return {"override": body}
 
 

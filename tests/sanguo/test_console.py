@@ -302,4 +302,4 @@ def test_each_identification_is_a_row_of_the_queue(clock, monkeypatch):
     ident = next(s["id"] for s in row.state["slots"] if s["chain"][0] == "甄姬")
     rows = re.findall(rf'<tr data-queue="{ident}-identify">(.*?)</tr>', page(client_for(gm), row), re.S)
     assert len(rows) == 2
-    assert ["index: 0" in rows[0], "index: 1" in rows[1]] == [True, True]
+    assert ["(#0)" in rows[0], "(#1)" in rows[1]] == [True, True]

@@ -6,11 +6,13 @@ from .services import actor_of
 
 
 def may_see(row, user, token):
-    """An invite-only game is seen with its invite token, or by its game master and sign-ups."""
+    """An invite-only game is seen with its invite token, or by its game master, co-GM and sign-ups."""
     if not row.private or (token and token == row.invite_token):
         return True
     user_id = getattr(user, "pk", None)
-    return user_id == row.gm_id or Seat.objects.filter(game=row, user_id=user_id).exists()
+    if user_id is None:
+        return False
+    return user_id in (row.gm_id, row.co_gm_id) or Seat.objects.filter(game=row, user_id=user_id).exists()
 
 
 def audience(row, user):

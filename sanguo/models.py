@@ -52,6 +52,10 @@ class Game(models.Model):
         CANCELLED = "cancelled", "cancelled"
 
     gm = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sanguo_hosted")
+    # The account the game master shares the 天庭 console with: it is the game master's audience
+    # and acts as the game master (sanguo.services.actor_of); set and cleared by the game master only.
+    co_gm = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                              related_name="sanguo_co_hosted")
     title = models.CharField(max_length=80, blank=True)
     mode = models.CharField(max_length=16)
     characters = models.PositiveSmallIntegerField(default=27)

@@ -13,6 +13,7 @@ from datetime import datetime, timezone as tz
 from functools import partial
 from typing import NamedTuple
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -226,13 +227,41 @@ def cancel(game_id, gm):
 
 
 def actor_of(row, user):
-    """``"gm"`` for the game master, the seat's number for a seated player, else None."""
+    """``"gm"`` for the game master and their co-GM (the one place deciding who has the console),
+    the seat's number for a seated player, else None."""
     user_id = getattr(user, "pk", None)
     if user_id is None:
         return None
-    if user_id == row.gm_id:
+    if user_id in (row.gm_id, row.co_gm_id):
         return GM
     return Seat.objects.filter(game=row, user_id=user_id).exclude(seat=None).values_list("seat", flat=True).first()
+
+
+def share_console(game_id, gm, username):
+    """The game master shares the 天庭 console with the account ``username`` (empty: with nobody
+    any more). A co-GM acts as the game master; a person with a seat in the game cannot be one.
+    The change is an override with nothing but its reason, so the record and the game master's
+    replay keep who had the console from when."""
+    username = username.strip()
+    with transaction.atomic():
+        row = _locked(game_id)
+        _gm_only(row, gm)
+        if row.status != Game.Status.LIVE:
+            # Only a running game's record can hold the handover (the engine's log starts at the lock).
+            raise ServiceError("not_live", _("The console is shared while the game runs."))
+        person = None
+        if username:
+            person = get_user_model().objects.filter(username=username).first()
+            if person is None:
+                raise ServiceError("no_user", _("There is no account named %(name)s.") % {"name": username})
+            if person.pk == row.gm_id or Seat.objects.filter(game=row, user=person).exists():
+                raise ServiceError("not_co_gm", _("The co-GM is someone without a seat in this game."))
+        if person is None and row.co_gm_id is None:
+            raise ServiceError("no_co_gm", _("Nobody shares the console."))
+        Game.objects.filter(pk=row.pk).update(co_gm=person)
+        reason = (f"天庭 console shared with {person.username}" if person
+                  else "天庭 console no longer shared")
+        return _apply(row.pk, GM, "", {"override": {"reason": reason}})
 
 
 def command(game_id, user, client_id, body):

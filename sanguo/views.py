@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from game.errors import ServiceError
 from game.games.three_kingdoms import engine
 
-from . import access, data, notices, player, records, services, texts
+from . import access, console, data, notices, player, records, services, texts
 from .models import MODES, SIZES, Event, Game, Seat
 
 MODE_NAMES = {"standard": "标准局", "solo": "孤单英雄局", "nine": "王侯将相局", "crowd": "群英荟萃局"}
@@ -73,32 +73,6 @@ def _log(row, audience):
     return [event for e in rows for event in engine.project(e.events, audience)]
 
 
-def _gm_feedback(post):
-    try:
-        ident = int(post.get("id", ""))
-    except ValueError:
-        raise ServiceError("bad_feedback", _("Choose an ID.")) from None
-    return {"feedback": {"id": ident, "text": post.get("text", "")}}
-
-
-# The console's forms besides the raw command box: each builds one GM command of the engine.
-GM_FORMS = {
-    "feedback": _gm_feedback,
-    "announce": lambda post: {"announce": {"text": post.get("text", "")}},
-    "advance": lambda post: {"advance": {"reason": post.get("reason", "")}},
-}
-
-
-def _decisions(view, state):
-    """The GM's pending decisions, each with the engine's default answer as an editable command."""
-    defaults = {}
-    for command in engine.legal_commands(state, "gm"):
-        body = command.get("resolve")
-        if body is not None:
-            defaults.setdefault(body["decision"], json.dumps(command, ensure_ascii=False))
-    return [dict(d, answer=defaults.get(d["key"], "")) for d in view["pending"] if d["for"] == "gm"]
-
-
 def _player(row, view, seat):
     """The seat's part of the page: its forms by character (``sanguo.player``), and its feedback,
     asked choices and the cutoffs in words."""
@@ -128,6 +102,10 @@ def game_page(request, game_id):
         raise Http404
     if not access.may_see(row, request.user, request.GET.get("invite")):
         raise Http404
+    return _render_game(request, row)
+
+
+def _render_game(request, row, preview=None):
     audience = access.audience(row, request.user)
     view = engine.view(row.state, audience)
     seats = list(Seat.objects.filter(game=row).select_related("user"))
@@ -144,8 +122,7 @@ def game_page(request, game_id):
     if row.status == Game.Status.LIVE and isinstance(audience, int):
         context["player"] = _player(row, view, audience)
     if audience == "gm" and row.status == Game.Status.LIVE:
-        context["gm_pending"] = _decisions(view, row.state)
-        context["ids"] = range(1, len(row.state["slots"]) + 1)
+        context["console"] = dict(console.context(row, view), preview=preview, host=request.user.pk == row.gm_id)
     if request.user.is_authenticated:
         context["notices"] = notices.unseen(request.user, row)
     return render(request, "sanguo/game.html", context)
@@ -175,8 +152,12 @@ def act(request, game_id):
             services.start(game_id, user)
         elif do == "cancel":
             services.cancel(game_id, user)
-        elif do in GM_FORMS:
-            services.command(game_id, user, "", GM_FORMS[do](request.POST))
+        elif do in console.FORMS:
+            services.command(game_id, user, "", console.FORMS[do](request.POST))
+        elif do == "share":
+            services.share_console(game_id, user, request.POST.get("username", ""))
+        elif do == "preview":
+            return _preview(request, game_id)
         elif do == "play":
             services.command(game_id, user, "", _played(game_id, user, request.POST))
         elif do == "command":
@@ -207,6 +188,21 @@ def _played(game_id, user, post):
     if not isinstance(seat, int):
         raise ServiceError("not_a_player", _("Only the game's players and its game master can act in it."))
     return player.Seat(row.state, seat, services.clock()).command(post)
+
+
+def _preview(request, game_id):
+    """The console's page with what a feedback or an announcement will read like to its audience,
+    nothing sent: rendered in answer to the post, so the text travels in no URL."""
+    row = Game.objects.select_related("gm").filter(pk=game_id).first()
+    if row is None or row.status != Game.Status.LIVE or access.audience(row, request.user) != "gm":
+        raise ServiceError("not_gm", _("Only the game master can do that."))
+    what = request.POST.get("what")
+    if what not in ("feedback", "announce"):
+        raise ServiceError("bad_request", _("Nothing to do."))
+    command = console.FORMS[what](request.POST)
+    shown = console.preview(row.state, command, services.clock())
+    return _render_game(request, row, dict(shown, what=what, text=request.POST.get("text", ""),
+                                           id=command[what].get("id")))
 
 
 def starter(request, game_id):

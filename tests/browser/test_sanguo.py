@@ -88,7 +88,7 @@ def test_a_gm_and_three_players_play_one_night_and_one_day(browser, live_server_
     assert players[2].evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     ui.shoot(gm, screenshot_dir, "sanguo-night-gm")
     gm.reload()
-    assert gm.locator("#sanguo-console li:has-text('ID ')").count() >= 3
+    assert gm.locator("#sanguo-console [data-queue]").count() >= 3
 
     gm_closes(gm, "night_feedback")
     gm.fill("[data-gm-feedback] textarea[name=text]", FEEDBACK)

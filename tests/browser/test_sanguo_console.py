@@ -1,0 +1,54 @@
+"""The 天庭 console in Chromium, its night being resolved: the queue, the decisions as forms, the
+ledger, a feedback previewed then sent, a decision answered with its pre-selected proposal — the
+page checked by axe-core in each state (ui.audit). Screenshots in SCREENSHOT_DIR."""
+import random
+
+import pytest
+from django.conf import settings
+
+from sanguo import services
+from tests.accounts import client_for
+
+from ..sanguo.play import submit_randomly
+from ..sanguo.test_console import game_with_skills
+from . import ui
+
+ui.skip_without_a_browser()
+
+FEEDBACK = "Smoke rises over the river"
+
+
+@pytest.fixture
+def resolving(transactional_db, monkeypatch):
+    """(game id, the GM's session cookie): a nine-seat game with skills, its first night's actions
+    in and closed by the GM, decisions pending. Made before the browser starts: the test itself
+    makes no database calls."""
+    row, gm, players = game_with_skills(monkeypatch, "nine", 1)
+    submit_randomly(row, players, random.Random(1), share=1)
+    services.command(row.pk, gm, "", {"advance": {"reason": "everyone is in"}})
+    row.refresh_from_db()
+    assert any(d["for"] == "gm" for d in row.state["pending"])
+    return row.pk, client_for(gm).cookies[settings.SESSION_COOKIE_NAME].value
+
+
+def test_the_console_resolves_a_night(resolving, browser, live_server_url, screenshot_dir):
+    game_id, session = resolving
+    gm = ui.new_page(browser, live_server_url)
+    gm.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server_url}])
+    gm.goto(f"/sanguo/{game_id}/")
+    gm.wait_for_selector("#sanguo-console form.decision")
+    ui.shoot(gm, screenshot_dir, "sanguo-console-resolving")
+
+    gm.fill("[data-gm-feedback] textarea[name=text]", FEEDBACK)
+    gm.click("[data-gm-feedback] button[value=preview]")
+    gm.wait_for_selector("#console-preview")
+    assert FEEDBACK in gm.inner_text("#console-preview")
+    ui.shoot(gm, screenshot_dir, "sanguo-console-preview")
+    gm.click("[data-gm-feedback] button[value=feedback]")
+    gm.wait_for_selector("#sanguo-console")
+    assert not gm.locator("#console-preview").count()
+
+    key = gm.get_attribute("#sanguo-console form.decision", "data-decision")
+    gm.click("#sanguo-console form.decision button")
+    gm.wait_for_function("k => !document.querySelector(`form.decision[data-decision='${k}']`)", arg=key)
+    ui.audit(gm)

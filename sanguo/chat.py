@@ -102,9 +102,15 @@ def writable(row, audience, view=None):
     return [SPECTATORS]
 
 
+def reader(row, audience):
+    """Whose reading ``audience`` is: everyone's once the game is over (seats and the game master too)."""
+    return ALL if row.status == Game.Status.FINISHED else audience
+
+
 def newest(row, audience):
     """``{channel: newest message id}`` over the channels ``audience`` reads: part of the socket's
     digest, so a line rings exactly the sockets of those who may read it."""
+    audience = reader(row, audience)
     rows = Message.objects.filter(game=row).values_list("channel").annotate(newest=Max("pk"))
     return {key: top for key, top in sorted(rows) if may_read(key, audience)}
 
@@ -134,6 +140,7 @@ def _label(key, row, audience):
 def channels(row, audience, view=None):
     """The channels ``audience`` reads, in order, each ``{key, label, keys, writable, closed}``:
     ``keys`` are the stored names whose lines it shows (a group's earlier, smaller names too)."""
+    audience = reader(row, audience)
     groups = open_groups(row.state, audience, view)
     may_write = set(writable(row, audience, view))
     listed = [PUBLIC]

@@ -123,6 +123,10 @@ def _home(key, groups):
     return holders[0] if holders else key
 
 
+def _kind(key):
+    return key if key in (PUBLIC, SPECTATORS) else GM if gm_seat(key) is not None else "group"
+
+
 def _label(key, row, audience):
     names = row.state["seat_names"]
     if key == PUBLIC:
@@ -138,7 +142,7 @@ def _label(key, row, audience):
 
 
 def channels(row, audience, view=None):
-    """The channels ``audience`` reads, in order, each ``{key, label, keys, writable, closed}``:
+    """The channels ``audience`` reads, in order, each ``{key, kind, label, keys, writable, closed}``:
     ``keys`` are the stored names whose lines it shows (a group's earlier, smaller names too)."""
     audience = reader(row, audience)
     groups = open_groups(row.state, audience, view)
@@ -157,7 +161,7 @@ def channels(row, audience, view=None):
         if may_read(key, audience) and group_seats(key) is not None:
             shown.setdefault(_home(key, groups), set()).add(key)
     closed = [key for key in shown if key not in listed]
-    return [{"key": key, "label": _label(key, row, audience), "keys": sorted(shown[key]),
+    return [{"key": key, "kind": _kind(key), "label": _label(key, row, audience), "keys": sorted(shown[key]),
              "writable": key in may_write, "closed": key in closed}
             for key in listed + sorted(closed)]
 

@@ -1,8 +1,8 @@
 // The 三国 game's chat panel (sanguo/templates/sanguo/_chat.html). Everything works without this
-// file (the channel switcher is a GET form, the box posts and the page comes back); with it, a new
-// channel shows as soon as it is chosen, and a line is sent without leaving the page: the box is
-// cleared, or says why the line was refused. The line itself comes with the page's next fetch
-// (static/sanguo/game.js), which the socket rings for everyone who may read it.
+// file (the channel switcher is a GET form, the box posts and the page comes back); with it a line
+// is sent without leaving the page: the box is cleared, or says why the line was refused. The line
+// itself comes with the page's next fetch (static/sanguo/game.js), which the socket rings for
+// everyone who may read it.
 (function () {
   "use strict";
   const root = document.getElementById("sanguo-game");
@@ -12,17 +12,6 @@
     const log = document.querySelector("#sanguo-chat .chat-log");
     if (log) log.scrollTop = log.scrollHeight;
   }
-
-  // The switcher's button is for pages without this script.
-  function hideShow() {
-    const button = document.querySelector("[data-chat-switch] button");
-    if (button) button.hidden = true;
-  }
-
-  root.addEventListener("change", (event) => {
-    const form = event.target.closest("[data-chat-switch]");
-    if (form) form.requestSubmit();
-  });
 
   root.addEventListener("submit", async (event) => {
     const form = event.target.closest("[data-chat-form]");
@@ -35,17 +24,16 @@
       const response = await fetch(form.action, { method: "POST", body: new FormData(form),
                                                    headers: { "X-Requested-With": "fetch" } });
       const answer = await response.json();
-      if (error) error.textContent = answer.error || "";
+      error.textContent = answer.error || "";
       if (response.ok) form.querySelector("input[name=text]").value = "";
     } catch (failure) {
-      if (error) error.textContent = form.dataset.offline || String(failure);
+      error.textContent = form.dataset.offline;
     } finally {
       button.disabled = false;
     }
   });
 
-  // The page's fetch replaces the panel's sections: keep the newest line in view.
-  new MutationObserver(() => { scrollLog(); hideShow(); }).observe(root, { childList: true });
+  // The page's fetch replaces the panel's sections: the newest line stays in view.
+  new MutationObserver(scrollLog).observe(root, { childList: true });
   scrollLog();
-  hideShow();
 })();

@@ -15,6 +15,10 @@ group's lines from then on, not the talk from before it was there, which was not
 older members read both, shown as one channel. The game master reads every channel; once the game
 is over everyone reads everything, as in the match chat.
 """
+import hashlib
+import hmac
+
+from django.conf import settings
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
@@ -40,8 +44,15 @@ def group_key(seats):
     return "seats:" + ",".join(str(s) for s in sorted(seats))
 
 
+def ref(game_id, key):
+    """The channel as the page's address names it (``?chat=``): not its name, whose seats would tell
+    whoever reads an address (a log, a browser's history) who recognises whom."""
+    message = f"sanguo-chat:{game_id}:{key}".encode()
+    return hmac.new(settings.SECRET_KEY.encode(), message, hashlib.sha256).hexdigest()[:16]
+
+
 def _number(text):
-    return int(text) if text.isdigit() and text == str(int(text)) else None
+    return int(text) if text.isascii() and text.isdigit() and text == str(int(text)) else None
 
 
 def group_seats(key):
@@ -143,7 +154,8 @@ def _label(key, row, audience):
 
 def channels(row, audience, view=None):
     """The channels ``audience`` reads, in order, each ``{key, kind, label, keys, writable, closed}``:
-    ``keys`` are the stored names whose lines it shows (a group's earlier, smaller names too)."""
+    ``keys`` are the stored names whose lines it shows (a group's earlier, smaller names too);
+    ``ref`` names it in the page's address."""
     audience = reader(row, audience)
     groups = open_groups(row.state, audience, view)
     may_write = set(writable(row, audience, view))
@@ -161,7 +173,8 @@ def channels(row, audience, view=None):
         if may_read(key, audience) and group_seats(key) is not None:
             shown.setdefault(_home(key, groups), set()).add(key)
     closed = [key for key in shown if key not in listed]
-    return [{"key": key, "kind": _kind(key), "label": _label(key, row, audience), "keys": sorted(shown[key]),
+    return [{"key": key, "ref": ref(row.pk, key), "kind": _kind(key), "label": _label(key, row, audience),
+             "keys": sorted(shown[key]),
              "writable": key in may_write, "closed": key in closed}
             for key in listed + sorted(closed)]
 
@@ -175,9 +188,10 @@ def lines(row, keys, user):
 
 
 def panel(row, audience, user, chosen="", view=None):
-    """The chat panel's context: the viewer's channels, the chosen one (else the first) and its lines."""
+    """The chat panel's context: the viewer's channels, the chosen one (its ``ref``; else the first)
+    and its lines."""
     listed = channels(row, audience, view)
-    current = next((c for c in listed if c["key"] == chosen), listed[0])
+    current = next((c for c in listed if c["ref"] == chosen), listed[0])
     return {"channels": listed, "current": current, "lines": lines(row, current["keys"], user),
             "can_post": current["writable"] and getattr(user, "is_authenticated", False),
             "over": row.status == Game.Status.FINISHED, "max_length": MAX_LENGTH}

@@ -166,7 +166,7 @@ def chat_post(request, game_id):
         messages.error(request, refused.message)
     if fetched:
         return JsonResponse({"ok": True})
-    target = _back_to(game_id, invite=invite, chat=channel)
+    target = _back_to(game_id, invite=invite, chat=chat.ref(game_id, channel))
     target["Location"] += "#sanguo-chat"
     return target
 

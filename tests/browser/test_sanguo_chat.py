@@ -44,11 +44,12 @@ def test_a_player_and_the_game_master_talk_in_their_channel_live(browser, live_s
     for page in (phone, other, third):
         page.reload()
         page.wait_for_selector("#sanguo-game[data-connection=open]")
-    own = phone.evaluate("() => [...document.querySelectorAll('#sanguo-chat-channel option')]"
-                         ".map(o => o.value).find(v => v.startsWith('gm:'))")
-    phone.select_option("#sanguo-chat-channel", own)
+    phone.select_option("#sanguo-chat-channel", label="The game master (天庭)")
     phone.click("[data-chat-switch] button")
-    phone.wait_for_selector(f"#sanguo-chat[data-channel='{own}']")
+    phone.wait_for_url(re.compile(r".*[?&]chat=\w+"))
+    own = phone.get_attribute("#sanguo-chat", "data-channel")
+    assert phone.url.split("chat=")[1].startswith(own)
+    assert phone.locator("#sanguo-chat-channel option:checked").inner_text() == "The game master (天庭)"
     gm.goto(f"{gm.url.split('?')[0]}?chat={own}")
     gm.wait_for_selector("#sanguo-game[data-connection=open]")
 
@@ -56,9 +57,9 @@ def test_a_player_and_the_game_master_talk_in_their_channel_live(browser, live_s
     gm.wait_for_selector(f"#sanguo-chat .chat-text:text-is('{TO_GM}')")
     say(gm, ANSWER)
     phone.wait_for_selector(f"#sanguo-chat .chat-text:text-is('{ANSWER}')")
-    phone.select_option("#sanguo-chat-channel", "public")
+    phone.select_option("#sanguo-chat-channel", label="Public: everyone")
     phone.click("[data-chat-switch] button")
-    phone.wait_for_selector("#sanguo-chat[data-channel=public]")
+    phone.wait_for_selector(f"#sanguo-chat:not([data-channel='{own}'])")
     say(phone, PUBLIC)
     for page in (other, third):
         page.wait_for_selector(f"#sanguo-chat .chat-text:text-is('{PUBLIC}')")

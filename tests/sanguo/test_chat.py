@@ -44,8 +44,10 @@ def to_night(row, gm, clock, night):
     raise AssertionError(f"night {night} never came")
 
 
-def page(client, row, channel=""):
-    response = client.get(reverse("sanguo:game", args=[row.pk]), {"chat": channel} if channel else {})
+def page(client, row, channel="", ref=""):
+    """The game's page showing ``channel`` (by name; or by the address's ``ref``) if the viewer reads it."""
+    ref = ref or (chat.ref(row.pk, channel) if channel else "")
+    response = client.get(reverse("sanguo:game", args=[row.pk]), {"chat": ref} if ref else {})
     assert response.status_code == 200
     return response.content.decode()
 
@@ -89,7 +91,7 @@ def test_channels_follow_what_the_seats_know_from_the_killers_pairs_to_the_count
     # The killers' talk shows in the group it grew into, to the two who had it only.
     assert "before the reveal" in page(client_for(players[3]), row, wei)
     newcomer = page(client_for(players[0]), row, wei)
-    assert "before the reveal" not in newcomer and f'value="{wei}" selected' in newcomer
+    assert "before the reveal" not in newcomer and f'value="{chat.ref(row.pk, wei)}" selected' in newcomer
     refused("not_in_channel", row.pk, players[3], "seats:3,4", "the old pair is closed")
     services.post_message(row.pk, players[0], wei, "after the reveal")
     assert "after the reveal" in page(client_for(players[3]), row, wei)
@@ -123,11 +125,13 @@ def everyone_writes(row, gm, players, onlooker, lines, checkpoint):
 
 
 def everything_read(client, row):
-    """Every line a viewer's pages show: each channel of its switcher, and a channel not its own."""
+    """Every line a viewer's pages show: each channel of its switcher, and a channel not its own.
+    No address names a channel by its seats."""
     first = page(client, row)
     switcher, = SWITCHER.findall(first)
-    shown = [first] + [page(client, row, key) for key in OPTION.findall(switcher)]
+    shown = [first] + [page(client, row, ref=ref) for ref in OPTION.findall(switcher)]
     shown.append(page(client, row, "seats:4,5"))
+    assert not [ref for ref in OPTION.findall(switcher) if ":" in ref]
     return "".join(shown)
 
 
@@ -167,7 +171,7 @@ def test_a_bad_line_is_refused_and_nothing_is_stored(clock, settings):
     assert "at most 300" in refused("too_long", row.pk, players[0], "public", "x" * 301).message
     refused("bad_field", row.pk, players[0], "public", "a\x00b")
     refused("bad_field", row.pk, players[0], "public", 7)
-    for key in ("nope", "gm:3", "gm:x", "seats:1", "seats:2,1", "seats:1,1", "seats:0,9", "", None):
+    for key in ("nope", "gm:3", "gm:x", "gm:²", "gm:01", "seats:1", "seats:2,1", "seats:1,1", "seats:0,9", "", None):
         refused("no_channel", row.pk, players[0], key, "hello")
     # Well formed but not the author's: the same answer whether or not the group exists.
     refused("not_in_channel", row.pk, players[0], "gm:1", "hello")
@@ -202,7 +206,7 @@ def test_the_page_posts_a_line_and_says_why_one_is_refused(clock):
     client = client_for(players[0])
     url = reverse("sanguo:chat", args=[row.pk])
     response = client.post(url, {"channel": "gm:0", "text": "<b>to the GM</b>"})
-    assert response.status_code == 302 and response["Location"].endswith("?chat=gm%3A0#sanguo-chat")
+    assert response.status_code == 302 and response["Location"].endswith(f"?chat={chat.ref(row.pk, 'gm:0')}#sanguo-chat")
     html = page(client, row, "gm:0")
     assert "&lt;b&gt;to the GM&lt;/b&gt;" in html and "<b>to the GM" not in html
     assert "&lt;b&gt;to the GM" in page(client_for(gm), row, "gm:0")

@@ -26,6 +26,7 @@ KILLERS = {(3, 4), (10, 11), (17, 18)}
 WEI = tuple(range(7))
 SWITCHER = re.compile(r'<select id="sanguo-chat-channel" name="chat">(.*?)</select>', re.S)
 OPTION = re.compile(r'<option value="([^"]+)"')
+GROUP_NAME = re.compile(r"seats:(\d+(?:,\d+)+)")
 
 
 def groups(row, seat):
@@ -152,6 +153,9 @@ def test_nobody_ever_reads_a_channel_they_were_not_in(clock, settings):
             html = everything_read(client, row)
             for text, readers in lines.items():
                 assert (text in html) == (audience in readers), (checkpoint, audience, text)
+            # Not even a group's name reaches someone outside it.
+            named = {frozenset(map(int, seats.split(","))) for seats in GROUP_NAME.findall(html)}
+            assert audience == "gm" or all(audience in seats for seats in named), (checkpoint, audience, named)
     assert {"seats:0,1", "seats:3,4,5", "seats:6,7,8"} <= {key for key in map(str, Message.objects.values_list(
         "channel", flat=True))}
     services.command(row.pk, gm, "", {"draw": {"reason": "stalemate"}})

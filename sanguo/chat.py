@@ -22,9 +22,8 @@ from django.conf import settings
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from game.games.three_kingdoms import engine
-
 from game.chat.models import MAX_LENGTH
+from game.games.three_kingdoms import engine
 
 from .models import Game, Message
 

@@ -1,6 +1,7 @@
 """Who may look at a 三国 game, and as which audience: the page and the socket ask here."""
 from game.games.three_kingdoms import engine
 
+from . import chat
 from .models import Game, Seat
 from .services import actor_of
 
@@ -26,7 +27,8 @@ def audience(row, user):
 def digest(row, viewer):
     """What ``viewer`` (an audience) may see of the game now, as one comparable value: a socket tells
     its page to reload only when this changes, so a change the viewer may not see (another seat's
-    submission) is not even a ring to them."""
+    submission) is not even a ring to them. The newest chat line of each channel they read is part
+    of it: a line rings exactly the sockets of those who may read it."""
     if row.status == Game.Status.RECRUITING or row.status == Game.Status.CANCELLED:
         return (row.status, row.updated.isoformat())
-    return (row.status, repr(engine.view(row.state, viewer)))
+    return (row.status, repr(engine.view(row.state, viewer)), chat.newest(row, viewer))

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from game.chat.models import MAX_LENGTH
 from game.models import new_invite_token, new_seed
 
 MODES = ("standard", "solo", "nine", "crowd")
@@ -126,3 +127,23 @@ class Event(models.Model):
                                     name="sanguo_event_unique_client_id"),
         ]
         ordering = ["game", "version"]
+
+
+class Message(models.Model):
+    """A line of a game's chat (sanguo/chat.py). ``channel`` names who it was written to: "public",
+    "spectators", "gm:<seat>" (a seat and the game master) or "seats:<a>,<b>,…" (a group the rules
+    let talk, by its seats when the line was written). Who may read it follows from that name
+    alone, so no list of members is stored that could go stale."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="messages")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    # 33 seats' numbers and their commas fit.
+    channel = models.CharField(max_length=120)
+    text = models.CharField(max_length=MAX_LENGTH)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["game", "channel", "id"]), models.Index(fields=["game", "user", "created"])]
+
+    def __str__(self):
+        return f"三国 {self.game_id} {self.channel} #{self.pk}"

@@ -18,13 +18,14 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from game.chat.service import check_rate, clean
 from game.errors import ServiceError
 from game.games.three_kingdoms import engine
 from game.limits import require_member
 from game.models import hold_account
 
-from . import live
-from .models import MODES, SIZES, Event, Game, Seat, seats_for
+from . import chat, live
+from .models import MODES, SIZES, Event, Game, Message, Seat, seats_for
 
 GM = "gm"
 SERVER = "server"
@@ -282,6 +283,38 @@ def command(game_id, user, client_id, body):
         if row.status == Game.Status.RECRUITING and actor != GM:
             raise ServiceError("not_started", _("The game has not started."))
         return _apply(row.pk, actor, client_id, body)
+
+
+def post_message(game_id, user, channel, text, token=None):
+    """``user``'s line in ``channel`` of a running game (sanguo/chat.py says who writes where, from
+    the state as it is now); rings the game's sockets, each of which tells its page only if its
+    viewer may read the line. Limited like the match chat: its length, its rate per person."""
+    if not getattr(user, "is_authenticated", False):
+        raise ServiceError("login_required", _("Log in to chat."))
+    text = clean(text)
+    with transaction.atomic():
+        # The author's row first, as create_game does, then the game's: posts sent at once count
+        # each other, and the membership read below cannot change before the line is stored.
+        hold_account(user.pk)
+        row = _locked(game_id)
+        if row.status == Game.Status.RECRUITING:
+            raise ServiceError("chat_not_started", _("The chat opens when the game starts."))
+        if row.status != Game.Status.LIVE:
+            raise ServiceError("game_over", _("This game is over."))
+        audience = actor_of(row, user)
+        if audience is None and row.private and token != row.invite_token:
+            raise ServiceError("invite_only", _("This game is by invitation only."))
+        audience = "spectator" if audience is None else audience
+        if not isinstance(channel, str) or not chat.well_formed(channel, row.seat_count):
+            raise ServiceError("no_channel", _("There is no such channel."))
+        # One message whether or not the channel is open to others: which groups exist is not
+        # the author's to learn by trying.
+        if channel not in chat.writable(row, audience):
+            raise ServiceError("not_in_channel", _("You cannot write in that channel."))
+        check_rate(Message.objects.filter(game=row, user=user))
+        message = Message.objects.create(game=row, user=user, channel=channel, text=text)
+        transaction.on_commit(partial(live.ring, row.pk, row.version), robust=True)
+    return message
 
 
 def close_due(game_id):

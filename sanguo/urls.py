@@ -9,6 +9,7 @@ urlpatterns = [
     path("sanguo/new/", views.create, name="create"),
     path("sanguo/<int:game_id>/", views.game_page, name="game"),
     path("sanguo/<int:game_id>/act/", views.act, name="act"),
+    path("sanguo/<int:game_id>/chat/", views.chat_post, name="chat"),
     path("sanguo/<int:game_id>/starter.json", views.starter, name="starter"),
     path("sanguo/<int:game_id>/record.json", views.record, name="record"),
     path("sanguo/<int:game_id>/replay/", views.replay, name="replay"),

@@ -3,10 +3,11 @@ each audience — its game master, a seated player, anyone else (a spectator). E
 ``sanguo.services`` and comes back to the page (post/redirect/get); what a page shows of a running
 game is the engine's ``view`` and ``project`` for the viewer's audience, and nothing else."""
 import json
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -15,7 +16,7 @@ from django.views.decorators.http import require_POST
 from game.errors import ServiceError
 from game.games.three_kingdoms import engine
 
-from . import access, console, data, notices, player, records, services, texts
+from . import access, chat, console, data, notices, player, records, services, texts
 from .models import MODES, SIZES, Event, Game, Seat
 
 MODE_NAMES = {"standard": "标准局", "solo": "孤单英雄局", "nine": "王侯将相局", "crowd": "群英荟萃局"}
@@ -123,9 +124,40 @@ def _render_game(request, row, preview=None):
         context["player"] = _player(row, view, audience)
     if audience == "gm" and row.status == Game.Status.LIVE:
         context["console"] = dict(console.context(row, view), preview=preview, host=request.user.pk == row.gm_id)
+    if row.status in (Game.Status.LIVE, Game.Status.FINISHED):
+        context["chat"] = chat.panel(row, audience, request.user, request.GET.get("chat", ""),
+                                     view if isinstance(audience, int) else None)
     if request.user.is_authenticated:
         context["notices"] = notices.unseen(request.user, row)
     return render(request, "sanguo/game.html", context)
+
+
+def _back_to(game_id, **query):
+    target = redirect("sanguo:game", game_id=game_id)
+    query = {k: v for k, v in query.items() if v}
+    if query:
+        target["Location"] += "?" + urlencode(query)
+    return target
+
+
+@login_required
+@require_POST
+def chat_post(request, game_id):
+    """A chat line: back to the page on its channel, or for the page's script a JSON answer (the
+    line itself comes with the page's next fetch, which the socket rings for)."""
+    channel, invite = request.POST.get("channel", ""), request.POST.get("invite", "")
+    fetched = request.headers.get("X-Requested-With") == "fetch"
+    try:
+        services.post_message(game_id, request.user, channel, request.POST.get("text", ""), invite)
+    except ServiceError as refused:
+        if fetched:
+            return JsonResponse({"error": refused.message}, status=400)
+        messages.error(request, refused.message)
+    if fetched:
+        return JsonResponse({"ok": True})
+    target = _back_to(game_id, invite=invite, chat=chat.ref(game_id, channel))
+    target["Location"] += "#sanguo-chat"
+    return target
 
 
 @login_required
@@ -172,11 +204,7 @@ def act(request, game_id):
         messages.error(request, refused.message)
     except ValueError:
         messages.error(request, _("Choose one of the game's seats."))
-    target = redirect("sanguo:game", game_id=game_id)
-    invite = request.POST.get("invite")
-    if invite:
-        target["Location"] += f"?invite={invite}"
-    return target
+    return _back_to(game_id, invite=request.POST.get("invite"))
 
 
 def _played(game_id, user, post):

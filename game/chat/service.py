@@ -61,24 +61,31 @@ def clean(text):
     return text
 
 
+def check_rate(written):
+    """Refuses a message if ``written`` (the author's messages where it would go, each with its
+    ``created``) holds as many as ``CHAT_RATE`` allows in its window; the caller holds the author's
+    row lock (``hold_account``) until the message is stored."""
+    limit, window = settings.CHAT_RATE
+    since = timezone.now() - timedelta(seconds=window)
+    if written.filter(created__gte=since).count() >= limit:
+        raise ServiceError(
+            "chat_rate_limited",
+            _("You are chatting too fast: at most %(count)d messages in %(seconds)d seconds. Wait a moment.")
+            % {"count": limit, "seconds": window},
+        )
+
+
 def post(match, user, text):
     """Store ``user``'s message in their room of ``match`` (a Match they may watch) and ring every
     socket on the match; returns the message."""
     if not getattr(user, "is_authenticated", False):
         raise ServiceError("login_required", _("Log in to chat."))
     text = clean(text)
-    limit, window = settings.CHAT_RATE
     with transaction.atomic():
         # Counted and stored under the author's row lock: posts sent at once wait for each other
         # here, so they can't all count the same messages and each take the last place.
         hold_account(user.pk)
-        since = timezone.now() - timedelta(seconds=window)
-        if ChatMessage.objects.filter(match_id=match.pk, user=user, created__gte=since).count() >= limit:
-            raise ServiceError(
-                "chat_rate_limited",
-                _("You are chatting too fast: at most %(count)d messages in %(seconds)d seconds. Wait a moment.")
-                % {"count": limit, "seconds": window},
-            )
+        check_rate(ChatMessage.objects.filter(match_id=match.pk, user=user))
         message = ChatMessage.objects.create(match_id=match.pk, user=user, room=room_of(match.seat_of(user)), text=text)
         # Like the doorbell, the ring carries no text: each socket reads what its viewer may (``ring``
         # names it, so the sockets of a process share one read of the match, game/live/fanout.py).

@@ -47,7 +47,7 @@ def _waiting_for(game, state):
 
 
 def rows(user):
-    seats = Seat.objects.filter(user=user).exclude(seat=None)
+    seats = Seat.objects.filter(user=user).exclude(seat=None).order_by()
     acted = Event.objects.filter(game=OuterRef("pk"), version__gt=OuterRef("phase_opened"),
                                  actor=Cast(OuterRef("my_seat"), CharField()))
     games = (Game.objects.filter(Q(gm=user) | Q(co_gm=user) | Q(pk__in=seats.values("game")), status=Game.Status.LIVE)

@@ -15,5 +15,6 @@ class SanguoConfig(AppConfig):
         swept.connect(on_sweep, dispatch_uid="sanguo.on_sweep")
         for kind in notices.KINDS:
             STALE_CHECKS[kind] = notices.stale
+        # A list, unlike the signal and the dict above: a second ``ready`` must not list every game twice.
         if waiting.rows not in ELSEWHERE:
             ELSEWHERE.append(waiting.rows)

@@ -16,6 +16,17 @@ def may_see(row, user, token):
     return user_id in (row.gm_id, row.co_gm_id) or Seat.objects.filter(game=row, user_id=user_id).exists()
 
 
+def is_game_master(row, user):
+    """The game master or their co-GM: who may take the game's whole data away (the record while it
+    runs, the starter file), as they see it all on the console."""
+    return actor_of(row, user) == "gm"
+
+
+def may_download(row, user):
+    """The record holds everything: its game master's and co-GM's at any time, everyone's once over."""
+    return row.status == Game.Status.FINISHED or is_game_master(row, user)
+
+
 def audience(row, user):
     """The engine's audience of ``user``: "gm", their seat, else a spectator — everyone once over."""
     actor = actor_of(row, user)

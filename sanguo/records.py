@@ -2,8 +2,8 @@
 game master's and the server's, with the server's clock), its import, and its replay: the game as
 an audience saw it at each step.
 
-A record holds everything, so it is given only to whoever may see everything: the game master
-(at any time), and anyone once the game is over.
+A record holds everything, so it is given only to whoever may see everything: the game master and
+their co-GM (at any time), and anyone once the game is over (``access.may_download`` decides).
 """
 from django.db import transaction
 from django.utils import timezone
@@ -24,10 +24,6 @@ def make_record(row):
     commands = [{"seat": actor_value(actor), **command}
                 for actor, command in Event.objects.filter(game=row).order_by("version").values_list("actor", "command")]
     return engine.make_record(row.seed, row.mode, row.characters, commands)
-
-
-def may_download(row, user):
-    return row.status == Game.Status.FINISHED or getattr(user, "pk", None) == row.gm_id
 
 
 # An upload larger than this is refused before it is read (a 33-seat game of weeks is far smaller).

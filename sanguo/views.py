@@ -234,9 +234,10 @@ def _preview(request, game_id):
 
 
 def starter(request, game_id):
-    """The game data to start from (``sanguo.data.starter``), for the game master to edit and import."""
-    row = Game.objects.filter(pk=game_id, gm_id=getattr(request.user, "pk", None)).first()
-    if row is None:
+    """The game data to start from (``sanguo.data.starter``), for the game master (or co-GM) to edit
+    and import."""
+    row = Game.objects.filter(pk=game_id).first()
+    if row is None or not access.is_game_master(row, request.user):
         raise Http404
     body = json.dumps(data.starter(row.state), ensure_ascii=False, indent=1)
     response = HttpResponse(body, content_type="application/json; charset=utf-8")
@@ -253,9 +254,9 @@ def _visible_game(request, game_id):
 
 
 def record(request, game_id):
-    """The game's record: its game master's at any time, everyone's once it is over."""
+    """The game's record: its game master's and co-GM's at any time, everyone's once it is over."""
     row = _visible_game(request, game_id)
-    if not records.may_download(row, request.user):
+    if not access.may_download(row, request.user):
         raise Http404
     body = json.dumps(records.make_record(row), ensure_ascii=False)
     response = HttpResponse(body, content_type="application/json; charset=utf-8")
@@ -300,7 +301,8 @@ def replay(request, game_id):
     shown = "gm" if chosen == "all" and state["phase"] != "over" else chosen
     return render(request, "sanguo/replay.html", {
         "game": row, "audience": chosen, "audiences": allowed, "step": step, "count": len(steps),
-        "view": engine.view(state, shown), "seen": seen, "mode_name": MODE_NAMES[row.mode],
+        "view": engine.view(state, shown), "mode_name": MODE_NAMES[row.mode],
+        "seen": [texts.event(e, chosen) for e in seen], "phase_title": texts.phase_title(state["night"], state["phase"]),
         "previous": step - 1 if step > 1 else None, "next": step + 1 if step < len(steps) else None,
-        "may_download": records.may_download(row, request.user), "invite": request.GET.get("invite", ""),
+        "may_download": access.may_download(row, request.user), "invite": request.GET.get("invite", ""),
     })

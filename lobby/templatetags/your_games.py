@@ -1,5 +1,5 @@
 """``{% your_games_panel %}`` (the lobby's) and ``{% your_move_count %}`` (the header's): the person's
-live matches that wait for their move (lobby/your_games.py)."""
+live matches that wait for their move, and the other games waiting for them (lobby/your_games.py)."""
 from django import template
 
 from .. import your_games

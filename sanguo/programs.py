@@ -34,7 +34,7 @@ from game.programs.socket import TOO_MANY, UNAUTHORIZED, account_group
 
 from . import access, services
 from .live import game_group
-from .models import Game
+from .models import Game, Seat
 
 TYPES = ("hello", "sign_up", "leave", "command")
 
@@ -79,17 +79,15 @@ def _moment(seconds):
     return datetime.fromtimestamp(seconds, tz=tz.utc).isoformat() if seconds else None
 
 
-def state_of(row, user):
-    """What ``user`` sees of the game now, as a ``state`` frame's body; None if they may not see it
-    (an invite-only game they have not signed up for looks like no game at all)."""
-    if not access.may_see(row, user, None):
-        return None
+def state_of(row, user, audience):
+    """What ``user`` (of ``audience``) sees of the game now, as a ``state`` frame's body."""
     actor = services.actor_of(row, user)
-    body = {"game": row.pk, "status": row.status, "seat": actor, "seats": row.seat_count, "phase": None,
-            "deadline": None, "view": None, "legal": []}
+    # While it recruits, each sign-up is news (what the page shows everyone): how full the game is.
+    body = {"game": row.pk, "status": row.status, "seat": actor, "seats": row.seat_count,
+            "signed_up": Seat.objects.filter(game=row).count(), "phase": None, "deadline": None, "view": None,
+            "legal": []}
     if row.status in (Game.Status.RECRUITING, Game.Status.CANCELLED):
         return body
-    audience = access.audience(row, user)
     view = engine.view(row.state, audience)
     # The engine's clock is the last command's; the 立刻 cutoff is judged at the server's now, as the
     # page's forms are (sanguo/player.py) and as the service will judge the command.
@@ -198,11 +196,16 @@ class ProgramConsumer(AsyncWebsocketConsumer):
             await self.send_error(error.code, error.message, client_id)
             return None
 
-    def read(self):
-        """(the game's digest for this account, the ``state`` body), or None if it sees no game."""
+    def read(self, known=None):
+        """(what this account sees of the game now, as ``access.digest``, the ``state`` body — None if
+        that is ``known``), or None if it sees no game (an invite-only game it has not signed up for
+        looks like no game at all)."""
         row = _load(self.game_id)
-        body = state_of(row, self.user) if row is not None else None
-        return None if body is None else (access.digest(row, access.audience(row, self.user)), body)
+        if row is None or not access.may_see(row, self.user, None):
+            return None
+        audience = access.audience(row, self.user)
+        seen = access.digest(row, audience)
+        return seen, (None if seen == known else state_of(row, self.user, audience))
 
     async def send_state(self, read, refused=False):
         if read is None:
@@ -215,8 +218,8 @@ class ProgramConsumer(AsyncWebsocketConsumer):
     async def game_changed(self, message):
         if self.seen is None:
             return
-        read = await database_sync_to_async(self.read)()
-        if read is not None and read[0] != self.seen:
+        read = await database_sync_to_async(self.read)(self.seen)
+        if read is not None and read[1] is not None:
             await self.send_state(read)
 
     async def bot_token_revoked(self, message):

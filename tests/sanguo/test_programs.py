@@ -1,8 +1,12 @@
 """三国 seats played by programs over ``/ws/sanguo/<id>/bot/``: a 27-seat 群英荟萃局 whose every seat
 is a program signed up over its socket, submitting random legal commands from the ``state`` frames
 it was pushed, the game master scripted through the services (default answers, closes at the
-deadlines), to the game's end; each program received only its own seat's views, in order; refused
-frames and commands change nothing."""
+deadlines) through night 1 and day 1 (unless it ends sooner), then declaring a draw; each program
+received only its own seat's views, in order; refused frames and commands change nothing; the
+example program (examples/sanguo_random.py) plays a seat."""
+import asyncio
+import io
+import itertools
 import json
 import random
 
@@ -15,6 +19,7 @@ from game.games.three_kingdoms.engine.legal import concrete
 from game.programs import tokens
 from sanguo import records, services
 from sanguo.models import Event, Game
+from tests.bots.helpers import EXAMPLES, load_example
 from tests.sockets import RecordingSocket
 
 from .helpers import DURATIONS, clock, people, started_game  # noqa: F401
@@ -31,6 +36,16 @@ def run(function, *args, **kwargs):
 def canonical(value):
     """A view as it comes out of a frame (JSON keys are strings)."""
     return json.dumps(json.loads(json.dumps(value)), sort_keys=True)
+
+
+# Not chosen at random: 自杀 and 议和 (every seat may ask it) would end the game before it is played,
+# and a withdrawal undoes what the program just chose.
+QUITTING = {"suicide", "peace", "cancel"}
+
+
+# A random 27-seat game lasts from one night to eight or more, a minute and more over 27 sockets; a
+# night and a day have every kind of phase, after which the game master ends the game with a draw.
+NIGHTS = 1
 
 
 class Program(RecordingSocket):
@@ -76,8 +91,9 @@ class Program(RecordingSocket):
             await self.until(lambda f: f["type"] == "state" and canonical(f["view"]) == canonical(view))
 
     async def play(self, rng, seat):
-        """Maybe one random legal command of the last ``state``, as a person would (most do)."""
-        options = [c for c in self.state["legal"] if "suicide" not in c and "cancel" not in c]
+        """Maybe one random legal command of the last ``state`` (but ``QUITTING``), as a person would
+        (most do)."""
+        options = [c for c in self.state["legal"] if not QUITTING.intersection(c)]
         if not options or rng.random() > 0.7:
             return None
         self.sent += 1
@@ -111,24 +127,25 @@ def in_order(received, possible):
     return all(any(view == candidate for candidate in rest) for view in received)
 
 
-async def test_27_programs_play_a_crowd_game_to_its_end_each_seeing_only_its_own_seat(clock):
+async def test_27_programs_play_a_crowd_game_each_seeing_only_its_own_seat(clock):
     gm = await run(get_user_model().objects.create_user, "gm", password="x")
     row = await run(services.create_game, gm, mode="crowd", durations=DURATIONS)
     users = await run(people, 27)
     programs = [await Program.open(user, row.pk) for user in users]
-    for program in programs:
+    for count, program in enumerate(programs, start=1):
         assert await program.answer({"type": "sign_up"}) == {"type": "signed_up", "game": row.pk}
         state = await program.until(lambda f: f["type"] == "state")
-        assert state["status"] == "recruiting" and state["view"] is None and state["legal"] == []
+        assert state["status"] == "recruiting" and state["signed_up"] == count and state["seats"] == 27
+        assert state["view"] is None and state["legal"] == []
     await run(services.start, row.pk, gm)
     row = await run(reload, row)
     seats = dict(await run(lambda: list(row.seats.values_list("user_id", "seat"))))
     seat_of = [seats[user.pk] for user in users]
     rng = random.Random(25)
     commands = 0
-    for _step in range(200):
+    for _step in range(100):
         row = await run(reload, row)
-        if row.status != Game.Status.LIVE:
+        if row.status != Game.Status.LIVE or row.state["night"] > NIGHTS:
             break
         for program, seat in zip(programs, seat_of):
             # Each acts on what it was pushed, once it has been pushed what it may now see.
@@ -139,6 +156,8 @@ async def test_27_programs_play_a_crowd_game_to_its_end_each_seeing_only_its_own
         await run(answer_as_gm, row, gm)
         await run(run_to_deadline, row, clock)
         await run(answer_as_gm, row, gm)
+    if row.status == Game.Status.LIVE:
+        await run(services.command, row.pk, gm, "", {"draw": {"reason": "a night and a day are enough for a test"}})
     row = await run(reload, row)
     assert row.status == Game.Status.FINISHED and row.state["phase"] == "over"
     played = await run(lambda: Event.objects.filter(game=row).exclude(actor__in=("gm", "server")).count())
@@ -262,3 +281,88 @@ async def test_a_bad_or_revoked_token_is_refused():
     await run(tokens.revoke, players[0], _token.pk)
     assert (await program.receive())["code"] == "token_revoked"
     assert await program.closed_with() == 4401
+
+
+class Wire:
+    """What the example's ``play`` needs of a socket (``recv``, ``send``), on a ``Program``'s in-process
+    socket; it knows when the program is waiting for news with nothing left to hear or be answered."""
+
+    def __init__(self, program):
+        self.program = program
+        self.unanswered = set()
+        self.listening = False
+
+    async def send(self, text):
+        frame = json.loads(text)
+        if frame["type"] == "command":
+            self.unanswered.add(frame["id"])
+        await self.program.send(text)
+
+    async def recv(self):
+        self.listening = True
+        text = await self.program.communicator.receive_from(timeout=30)
+        self.listening = False
+        frame = self.program.keep(text)
+        if frame["type"] in ("ack", "error"):
+            self.unanswered.discard(frame["id"])
+        return text
+
+    def settled(self, view):
+        return (self.listening and not self.unanswered and self.program.communicator.output_queue.empty()
+                and self.program.state is not None and canonical(self.program.state["view"]) == canonical(view))
+
+
+async def settled(wires, row, seats):
+    """Until every program has been pushed its seat's view now, has acted on it and been answered (or
+    the game is over: a seat's command may end it, 议和 say)."""
+    for _ in range(1000):
+        row = await run(reload, row)
+        if row.status != Game.Status.LIVE or all(
+                wire.settled(engine.view(row.state, seat)) for wire, seat in zip(wires, seats)):
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the programs did not settle")
+
+
+async def test_the_example_program_plays_a_seat_to_the_end(clock):
+    example = load_example(EXAMPLES / "sanguo_random.py")
+    gm = await run(get_user_model().objects.create_user, "gm", password="x")
+    row = await run(services.create_game, gm, mode="standard", durations=DURATIONS)
+    users = await run(people, 3)
+    wires = [Wire(await Program.open(user, row.pk)) for user in users]
+    rng = random.Random(3)
+    ids = [(f"{n}-{k}" for k in itertools.count()) for n in range(3)]
+    outs = [io.StringIO() for _ in wires]
+    games = [asyncio.create_task(example.play(wire, rng, ids[n], out=outs[n])) for n, wire in enumerate(wires)]
+    while await run(lambda: row.seats.count()) < 3:
+        await asyncio.sleep(0.01)
+    await run(services.start, row.pk, gm)
+    row = await run(reload, row)
+    seats = [await run(lambda u=user: row.seats.get(user=u).seat) for user in users]
+    # Two nights and days (a random game can last twenty), then the game master calls it a draw.
+    for _step in range(12):
+        row = await run(reload, row)
+        if row.status != Game.Status.LIVE:
+            break
+        await settled(wires, row, seats)
+        await run(answer_as_gm, row, gm)
+        await run(run_to_deadline, row, clock)
+        await run(answer_as_gm, row, gm)
+    row = await run(reload, row)
+    if row.status == Game.Status.LIVE:
+        await settled(wires, row, seats)
+        await run(services.command, row.pk, gm, "", {"draw": {"reason": "time is up"}})
+    results = await asyncio.wait_for(asyncio.gather(*games), timeout=10)
+    row = await run(reload, row)
+    assert row.status == Game.Status.FINISHED
+    won = [seat in row.state["winning_seats"] for seat in seats]
+    assert results == [0 if w else 1 for w in won]
+    reason = row.state["end_reason"]
+    assert [out.getvalue() for out in outs] == [
+        f"game {row.pk} over ({reason}): seat {seat} {'won' if w else 'lost'}\n" for seat, w in zip(seats, won)]
+    sent = await run(lambda: Event.objects.filter(game=row).exclude(actor__in=("gm", "server")).count())
+    assert sent > 3
+    for wire in wires:
+        # A command on its way when another seat's ended the game is the only one refused.
+        assert {f["code"] for f in wire.program.frames if f["type"] == "error" and f["id"]} <= {"game_over"}
+        await wire.program.disconnect()

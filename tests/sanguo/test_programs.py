@@ -225,6 +225,15 @@ async def test_refused_frames_and_commands_change_nothing(clock):
     assert answer["code"] == "not_a_player"
     assert (await stranger.answer({"type": "sign_up"}))["code"] == "not_recruiting"
     assert await run(unchanged, row) == before
+    # An account without a seat sees the public view; the game master's program the console's.
+    await stranger.send({"type": "hello"})
+    await stranger.sees(engine.view(row.state, "spectator"))
+    assert stranger.state["seat"] is None and stranger.state["legal"] == []
+    master = await Program.open(gm, row.pk)
+    await master.send({"type": "hello"})
+    await master.sees(engine.view(row.state, "gm"))
+    assert master.state["seat"] == "gm" and master.state["legal"] == engine.legal_commands(row.state, "gm")
+    await master.disconnect()
     # A seat's own submission is pushed to it, acknowledged once however often it is sent, and is not
     # even a ring to another seat.
     own = next(c for c in mine.state["legal"] if "assassinate" in c)

@@ -20,6 +20,7 @@ from game.programs import tokens
 from sanguo import records, services
 from sanguo.models import Event, Game
 from tests.bots.helpers import EXAMPLES, load_example
+from tests.security.fuzz import dumps, garbage, mutations
 from tests.sockets import RecordingSocket
 
 from .helpers import DURATIONS, clock, people, started_game  # noqa: F401
@@ -375,3 +376,27 @@ async def test_the_example_program_plays_a_seat_to_the_end(clock):
         # A command on its way when another seat's ended the game is the only one refused.
         assert {f["code"] for f in wire.program.frames if f["type"] == "error" and f["id"]} <= {"game_over"}
         await wire.program.disconnect()
+
+
+async def test_every_malformed_frame_is_answered_by_one_frame_and_changes_nothing(settings):
+    """Fuzzed frames from an account without a seat (so no frame can change the game, however
+    valid): each is answered by one ``error`` (or, for a ``hello``, its ``state``), the socket stays
+    open, and the game is as it was."""
+    settings.BOT_SOCKET_RATE = (10_000, 1)
+    row, gm, players = await run(started_game)
+    outsider, = await run(people, 1, "outsider")
+    program = await Program.open(outsider, row.pk)
+    before = await run(unchanged, row)
+    bases = [{"type": "hello"}, {"type": "sign_up", "invite": "abc"}, {"type": "leave"},
+             {"type": "command", "id": "c1", "command": {"peace": {}}}]
+    # Not the empty frame: the test client cannot send one.
+    frames = [dumps(frame) for base in bases for frame in mutations(base)] + garbage(seed=25, count=40)[1:]
+    for text in frames:
+        await program.send(text)
+        answer = await program.receive()
+        assert answer["type"] == "state" or (answer["type"] == "error" and answer["message"]), (text, answer)
+        assert answer.get("code") != "rate_limited"
+    assert len(frames) > 150 and await run(unchanged, row) == before
+    await program.send({"type": "hello"})
+    assert (await program.until(lambda f: f["type"] in ("error", "state")))["type"] == "state"
+    await program.disconnect()

@@ -10,9 +10,9 @@ A seat gets what its page shows it and no more: the engine's ``view`` for its au
 (``access.audience``), its ``legal`` commands at the server's clock now, and a fresh ``state`` only
 when that view changes (``access.digest``, as the page's socket does). No version travels: the
 game's version counts every seat's submissions, so it would tell a seat when the others acted. A
-command goes to ``services.command``, the one service layer; a refusal changes nothing and is
-answered with an ``error`` — no forfeit, unlike a match's program seat, as a person's page refuses
-a stale form.
+seat's command goes on only if its page would offer it (``offered``), then to ``services.command``,
+the one service layer; a refusal changes nothing and is answered with an ``error`` — no forfeit,
+unlike a match's program seat, as a person's page refuses a stale form.
 """
 import asyncio
 import json
@@ -34,7 +34,7 @@ from game.programs.socket import TOO_MANY, UNAUTHORIZED, account_group
 
 from . import access, services
 from .live import game_group
-from .models import Game, Seat
+from .models import Event, Game, Seat
 
 TYPES = ("hello", "sign_up", "leave", "command")
 
@@ -89,12 +89,66 @@ def state_of(row, user, audience):
     if row.status in (Game.Status.RECRUITING, Game.Status.CANCELLED):
         return body
     view = engine.view(row.state, audience)
-    # The engine's clock is the last command's; the 立刻 cutoff is judged at the server's now, as the
-    # page's forms are (sanguo/player.py) and as the service will judge the command.
-    now = dict(row.state, clock=max(row.state["clock"], services.clock()))
-    legal = engine.legal_commands(now, actor) if actor is not None and row.status == Game.Status.LIVE else []
+    legal = engine.legal_commands(_now(row), actor) if actor is not None and row.status == Game.Status.LIVE else []
     return dict(body, phase=view["phase"], deadline=_moment(view["deadline"]) if view["phase"] != "over" else None,
                 view=view, legal=legal)
+
+
+def _now(row):
+    """The game's state at the server's clock: the engine's clock is the last command's, and the 立刻
+    cutoff is judged now, as the page's forms are (sanguo/player.py) and as the service will."""
+    return dict(row.state, clock=max(row.state["clock"], services.clock()))
+
+
+def _canonical(command):
+    return json.dumps(command, ensure_ascii=False, sort_keys=True)
+
+
+def _holder(slot):
+    return slot["chain"][slot["holder"]]
+
+
+def offered(state, seat, command):
+    """Whether ``seat``'s page would offer ``command`` now (sanguo/player.py): a listed legal command,
+    a target named as the character the seat knows holds that ID (ruling 10) read as the ID; an
+    identification or a 遗言 of a listed one's character and index, or decision (their targets and
+    text are the engine's to judge); a withdrawal by one of the seat's own characters. Nothing else
+    reaches the engine, whose refusals would answer about what the seat may not know: whether
+    another seat, or the game master, has a decision pending under a key, say."""
+    if len(command) != 1:
+        return False
+    (kind, body), = command.items()
+    if not isinstance(body, dict):
+        return False
+    if kind == "cancel":
+        return any(s["controller"] == seat and _holder(s) == body.get("actor") for s in state["slots"])
+    legal = engine.legal_commands(state, seat)
+    if kind == "identify":
+        return any((c["identify"]["actor"], c["identify"]["index"]) == (body.get("actor"), body.get("index"))
+                   for c in legal if "identify" in c)
+    if kind == "last_words":
+        return any(c["last_words"]["decision"] == body.get("decision") for c in legal if "last_words" in c)
+    known = state["known"][str(seat)]
+    as_id = {_holder(s): s["id"] for s in state["slots"] if _holder(s) in known.get(str(s["id"]), ())}
+    body = dict(body)
+    if "target" in body and isinstance(body["target"], str):
+        body["target"] = as_id.get(body["target"], body["target"])
+    if isinstance(body.get("targets"), list):
+        body["targets"] = [as_id.get(t, t) if isinstance(t, str) else t for t in body["targets"]]
+    return _canonical({kind: body}) in {_canonical(c) for c in legal}
+
+
+def _command(game_id, user, client_id, body):
+    """``services.command`` for a program, after the check its seat's page makes (``offered``); a
+    command id already used is the service's to acknowledge, whatever it was."""
+    row = _load(game_id)
+    actor = services.actor_of(row, user) if row is not None else None
+    if isinstance(actor, int) and row.status == Game.Status.LIVE and not offered(_now(row), actor, body):
+        repeated = Event.objects.filter(game=row, actor=str(actor), client_id=client_id).exists()
+        if not repeated:
+            raise ServiceError("not_offered", _("That command is not among your seat's commands now: "
+                                                "send one that your last state's legal lists."))
+    return services.command(game_id, user, client_id, body)
 
 
 def _load(game_id):
@@ -184,7 +238,7 @@ class ProgramConsumer(AsyncWebsocketConsumer):
             await self.send_state(await database_sync_to_async(self.read)())
 
     async def on_command(self, frame):
-        result = await self.act(frame["id"], services.command, self.game_id, self.user, frame["id"], frame["command"])
+        result = await self.act(frame["id"], _command, self.game_id, self.user, frame["id"], frame["command"])
         if result:
             await self.send_json({"type": "ack", "id": frame["id"], "duplicate": result.duplicate})
 

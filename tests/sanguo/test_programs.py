@@ -17,7 +17,7 @@ from django.contrib.auth import get_user_model
 from game.games.three_kingdoms import engine
 from game.games.three_kingdoms.engine.legal import concrete
 from game.programs import tokens
-from sanguo import records, services
+from sanguo import programs, records, services
 from sanguo.models import Event, Game
 from tests.bots.helpers import EXAMPLES, load_example
 from tests.security.fuzz import dumps, garbage, mutations
@@ -405,3 +405,26 @@ async def test_every_malformed_frame_is_answered_by_one_frame_and_changes_nothin
     await program.send({"type": "hello"})
     assert (await program.until(lambda f: f["type"] in ("error", "state")))["type"] == "state"
     await program.disconnect()
+
+
+def test_a_target_may_be_named_as_the_character_the_seat_knows_holds_that_id(clock):
+    """As on the page (ruling 10): a listed command with an ID is offered with the name of the
+    character the seat knows holds it, never with a name the seat knows at no ID."""
+    row, gm, players = started_game()
+    state = programs._now(row)
+    named = 0
+    for seat in range(row.seat_count):
+        known = state["known"][str(seat)]
+        for command in engine.legal_commands(state, seat):
+            (kind, body), = command.items()
+            if not isinstance(body.get("target"), int):
+                continue
+            slot = state["slots"][body["target"] - 1]
+            name = slot["chain"][slot["holder"]]
+            seen = {n for names in known.values() for n in names}
+            stranger = next(s["chain"][s["holder"]] for s in state["slots"] if s["chain"][s["holder"]] not in seen)
+            by_name = {kind: dict(body, target=name)}
+            assert programs.offered(state, seat, by_name) == (name in known.get(str(body["target"]), ()))
+            assert not programs.offered(state, seat, {kind: dict(body, target=stranger)})
+            named += name in known.get(str(body["target"]), ())
+    assert named

@@ -17,12 +17,13 @@ from aquawar_site.security import SiteOriginValidator  # noqa: E402
 from game.programs.runner import serve_from  # noqa: E402
 from game.routing import bot_websocket_urlpatterns, websocket_urlpatterns  # noqa: E402
 from lobby.routing import websocket_urlpatterns as lobby_websocket_urlpatterns  # noqa: E402
+from sanguo.routing import bot_websocket_urlpatterns as sanguo_bot_websocket_urlpatterns  # noqa: E402
 from sanguo.routing import websocket_urlpatterns as sanguo_websocket_urlpatterns  # noqa: E402
 
 # The Origin check guards sockets that a browser authenticates with its cookie against other sites:
 # only the site's own origins (scheme, host and port) get through, as for a POST (security.py).
-# The bot socket takes an API token instead, which a foreign page cannot supply, and programs
-# usually send no Origin at all; so it is routed before that check.
+# The bot sockets (a match's, a 三国 seat's) take an API token instead, which a foreign page cannot
+# supply, and programs usually send no Origin at all; so they are routed before that check.
 browser_websockets = SiteOriginValidator(
     AuthMiddlewareStack(URLRouter(websocket_urlpatterns + lobby_websocket_urlpatterns + sanguo_websocket_urlpatterns))
 )
@@ -30,7 +31,9 @@ browser_websockets = SiteOriginValidator(
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": URLRouter([*bot_websocket_urlpatterns, re_path(r"", browser_websockets)]),
+        "websocket": URLRouter(
+            [*bot_websocket_urlpatterns, *sanguo_bot_websocket_urlpatterns, re_path(r"", browser_websockets)]
+        ),
     }
 )
 

@@ -33,10 +33,10 @@ class Refused(Exception):
     """The server refused the token: no use trying again."""
 
 
-def socket_url(server):
+def socket_url(server, path="/ws/bot/"):
     parts = urlsplit(server)
     scheme = {"http": "ws", "https": "wss"}.get(parts.scheme, parts.scheme)
-    return urlunsplit((scheme, parts.netloc, "/ws/bot/", "", ""))
+    return urlunsplit((scheme, parts.netloc, path, "", ""))
 
 
 def command_ids():
@@ -78,11 +78,12 @@ async def play_seat(ws, rng, ids, choose, report, out=sys.stdout):
 
 
 @asynccontextmanager
-async def opened(args):
-    """An open bot socket, past its welcome: ``(ws, welcome)``. ``SocketLost`` when it cannot be
-    opened or closes while in use, ``Refused`` when the token is refused."""
+async def opened(args, path="/ws/bot/"):
+    """An open bot socket (a 三国 game's: ``path``), past its welcome: ``(ws, welcome)``.
+    ``SocketLost`` when it cannot be opened or closes while in use, ``Refused`` when the token is
+    refused."""
     try:
-        async with connect(socket_url(args.server), additional_headers={"Authorization": f"Bearer {args.token}"}) as ws:
+        async with connect(socket_url(args.server, path), additional_headers={"Authorization": f"Bearer {args.token}"}) as ws:
             welcome = json.loads(await ws.recv())
             if welcome["type"] != "welcome":
                 raise Refused(welcome.get("message"))

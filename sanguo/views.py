@@ -193,11 +193,7 @@ def act(request, game_id):
         elif do == "play":
             services.command(game_id, user, "", _played(game_id, user, request.POST))
         elif do == "command":
-            try:
-                body = json.loads(request.POST.get("command", ""))
-            except ValueError:
-                raise ServiceError("bad_command", _("A command is a JSON object.")) from None
-            services.command(game_id, user, request.POST.get("client_id", ""), body)
+            services.command(game_id, user, request.POST.get("client_id", ""), _console_command(game_id, user, request.POST))
         else:
             raise ServiceError("bad_request", _("Nothing to do."))
     except ServiceError as refused:
@@ -205,6 +201,19 @@ def act(request, game_id):
     except ValueError:
         messages.error(request, _("Choose one of the game's seats."))
     return _back_to(game_id, invite=request.POST.get("invite"))
+
+
+def _console_command(game_id, user, post):
+    """The console's box for any GM command. The GM's only: a seat's commands come from its forms
+    (``sanguo.player``), since the engine's refusal of a command nobody offered may tell what the
+    seat may not know (whose a decision is, which exist)."""
+    row = Game.objects.filter(pk=game_id).first()
+    if row is None or access.audience(row, user) != "gm":
+        raise ServiceError("not_gm", _("Only the game master can do that."))
+    try:
+        return json.loads(post.get("command", ""))
+    except ValueError:
+        raise ServiceError("bad_command", _("A command is a JSON object.")) from None
 
 
 def _played(game_id, user, post):

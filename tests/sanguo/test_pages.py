@@ -1,6 +1,7 @@
 """The 三国 pages for each audience: what they show, and that they show nobody what they may not
 know — another seat's submissions or feedback, an ID the seat has not learned, the game master's
 console or the engine's state — at every phase of a game played through the services."""
+import json
 import re
 
 import pytest
@@ -14,6 +15,7 @@ from tests.accounts import client_for
 
 from .helpers import clock, people, started_game  # noqa: F401
 from .play import play_phases
+from .test_player_page import page_forms
 
 pytestmark = pytest.mark.django_db
 
@@ -98,10 +100,9 @@ def test_a_player_sees_their_characters_and_may_submit_from_the_page(clock):
     assert 'data-sanguo-form="assassinate"' in html and 'class="own"' in html
     # The 杀手 know each other's IDs from the start: the leak checks' name/ID pairs are on the page.
     assert NAMED.findall(html) and KNOWN.findall(html)
-    option = next(c for c in engine.legal_commands(row.state, 0) if "assassinate" in c)
-    import json
+    form = next(f for f in page_forms(html) if f["key"].startswith("assassinate|"))
     response = client.post(reverse("sanguo:act", args=[row.pk]),
-                           {"do": "command", "command": json.dumps(option, ensure_ascii=False)})
+                           {"do": "play", "form": form["key"], "target0": form["fields"]["target0"][0]})
     assert response.status_code == 302
     row.refresh_from_db()
     assert engine.view(row.state, 0)["submissions"]
@@ -110,10 +111,24 @@ def test_a_player_sees_their_characters_and_may_submit_from_the_page(clock):
 def test_a_refused_form_says_why_and_changes_nothing(clock):
     row, gm, players = started_game()
     version = row.version
-    client = client_for(players[0])
-    response = client.post(reverse("sanguo:act", args=[row.pk]), {"do": "command", "command": "{nope"},
-                           follow=True)
+    response = client_for(gm).post(reverse("sanguo:act", args=[row.pk]), {"do": "command", "command": "{nope"},
+                                   follow=True)
     assert "A command is a JSON object." in response.content.decode()
+    row.refresh_from_db()
+    assert row.version == version
+
+
+def test_a_seat_cannot_send_the_engine_a_command_its_page_did_not_offer(clock):
+    """The console's raw box is the GM's: a seat answering a decision by its number would learn from
+    the engine's refusal whose it is ("not yours") or that there is none, so it is never asked."""
+    row, gm, players = started_game()
+    version = row.version
+    client = client_for(players[0])
+    legal = next(c for c in engine.legal_commands(row.state, 0) if "assassinate" in c)
+    for command in ({"answer": {"decision": 1, "choice": "yes"}}, legal):
+        response = client.post(reverse("sanguo:act", args=[row.pk]),
+                               {"do": "command", "command": json.dumps(command, ensure_ascii=False)}, follow=True)
+        assert "Only the game master can do that." in response.content.decode()
     row.refresh_from_db()
     assert row.version == version
 

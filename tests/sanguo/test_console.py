@@ -56,9 +56,11 @@ def engine_json(value):
 def game_with_skills(monkeypatch, mode, seed):
     """A started game of ``seed`` whose data gives skills of every timing class (the engine's
     random-play data), so its nights queue decisions, 结算前 orders and damage."""
-    monkeypatch.setattr(Game._meta.get_field("seed"), "default", lambda: seed)
+    monkeypatch.setattr(Game._meta.get_field("seed"), "_get_default", lambda: seed)
     gm = get_user_model().objects.create_user(f"gm{seed}", password="x")
     row = services.create_game(gm, mode=mode, durations=DURATIONS)
+    # The field's default is read through a cached property: patched above, not its ``default``.
+    assert row.seed == seed
     services.import_game_data(row.pk, gm, engine_json(random_setup(row.state, random.Random(seed))["setup"]))
     players = people(row.seat_count, f"seed{seed}p")
     for player in players:
@@ -292,7 +294,7 @@ def test_the_queue_marks_what_the_close_will_void_as_the_close_then_does(clock):
 
 def test_each_identification_is_a_row_of_the_queue(clock, monkeypatch):
     # Seed 1 deals 甄姬, who has two identifications, to seat 0.
-    monkeypatch.setattr(Game._meta.get_field("seed"), "default", lambda: 1)
+    monkeypatch.setattr(Game._meta.get_field("seed"), "_get_default", lambda: 1)
     row, gm, players = started_game()
     for index in (0, 1):
         command = next(c for c in engine.legal_commands(row.state, 0)

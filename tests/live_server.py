@@ -42,16 +42,13 @@ class ForkedDaphne(DaphneProcess):
     failing the whole-match test now and then. The fork sets that rate itself, and lifts the limits
     on sign-ups and socket connects per address: every test's browser signs up and connects from
     this machine's one address. And its bots think in it, as the embedded setup's server's do (no
-    test starts ``run_bots`` workers for it). It estimates no win chances, as tests/conftest.py's
-    processes don't: no browser test watches a live bar (the replay's test estimates its match
-    itself), and an estimate after every move of every match only slows the bots being waited for.
+    test starts ``run_bots`` workers for it).
     """
 
     def run(self):
         settings.MATCH_SOCKET_RATE = MACHINE_SPEED
         settings.SIGNUP_RATE = MACHINE_SPEED
         settings.BOT_WORKERS = "inline"
-        settings.WIN_CHANCES = False
         # Every test's browser connects from this machine's one address, page after page.
         settings.SOCKET_CONNECT_RATE = settings.SOCKET_CONNECT_RATE_PER_ADDRESS = MACHINE_SPEED
         SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)

@@ -143,8 +143,9 @@ async def test_aborting_over_the_socket_against_the_computer(host, wakes):
         await socket.hello()
         await socket.send({"type": "abort", "id": "a1"})
         # Opening the socket woke the bot runner (game/routing.py), so the computer may make its
-        # blind pick meanwhile: its version frame may come first, the abort is acknowledged all the same.
-        frames = await socket.receive_until(lambda f: f["type"] not in ("presence", "version"))
+        # blind pick meanwhile: its version or state frame may come first, the abort is
+        # acknowledged all the same.
+        frames = await socket.receive_until(lambda f: f.get("id") == "a1")
         ack = frames[-1]
         assert ack["type"] == "ack" and ack["id"] == "a1", ack
         assert (await database_sync_to_async(fresh)(match)).status == "aborted"

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from game.errors import ServiceError
 from game.games.three_kingdoms import engine
 
-from . import access, chat, console, data, notices, player, records, services, texts
+from . import access, chat, console, data, known, notices, player, records, services, texts
 from .models import MODES, SIZES, Event, Game, Seat
 
 MODE_NAMES = {"standard": "标准局", "solo": "孤单英雄局", "nine": "王侯将相局", "crowd": "群英荟萃局"}
@@ -93,6 +93,8 @@ def _player(row, view, seat):
         "immediate_until": forms.immediate_until(), "immediate_open": forms.immediate_open(),
         "revision_until": player.moment(until) if until else None,
         "feedback": [texts.feedback(f) for f in view["feedback"]],
+        "known": known.lines(Event.objects.filter(game=row).order_by("version").values_list("actor", "command", "events"),
+                             seat),
         "unanswerable": [texts.decision(d) for d in view["pending"] if d["key"] not in answered],
     }
 

@@ -305,3 +305,22 @@ def ballots(by_vote):
 def feedback(f):
     return _("Night %(night)s · %(character)s: %(text)s") % {
         "night": f.get("night"), "character": f.get("character") or "—", "text": f.get("text", "")}
+
+
+# How a seat learnt an ID (``sanguo.known``), each with the night it came.
+LEARNT = {
+    "start": lambda: _("at the start: your country's killers know each other (ruling 8)"),
+    "identified": lambda: _("your identification found it (feedback of night %(night)s)"),
+    "joined": lambda: _("recognised on joining a country (night %(night)s)"),
+    "succession": lambda: _("a successor took over an ID you knew (night %(night)s)"),
+    "reveal": lambda: _("the reveal after vote 3 (day %(night)s)"),
+    "gm": lambda: _("the game master's ruling (night %(night)s)"),
+    "mutual": lambda: _("mutual recognition: it was found by or shared with your group (night %(night)s)"),
+}
+
+
+def learnt(entry):
+    """One recognition (``sanguo.known``) as words: the name, its identity if told, and how."""
+    how = LEARNT[entry["how"]]() % {"night": entry["night"]}
+    name = entry["name"] + (f" ({entry['identity']})" if entry.get("identity") else "")
+    return _("%(name)s — %(how)s") % {"name": name, "how": how}

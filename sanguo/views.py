@@ -17,7 +17,7 @@ from game.chat import service as game_chat
 from game.errors import ServiceError
 from game.games.three_kingdoms import engine
 
-from . import access, chat, console, data, notices, player, records, services, texts
+from . import access, chat, console, data, known, notices, player, records, services, texts
 from .models import MODES, SIZES, Event, Game, Seat
 
 MODE_NAMES = {"standard": "标准局", "solo": "孤单英雄局", "nine": "王侯将相局", "crowd": "群英荟萃局"}
@@ -80,12 +80,8 @@ def _player(row, view, seat):
     asked choices and the cutoffs in words."""
     now = services.clock()
     forms = player.Seat(row.state, seat, now)
-    # The seat's ballots this phase, from its own events (the view keeps ballots secret, its own too).
-    ballots = {}
-    for stored in Event.objects.filter(game=row, version__gte=row.phase_opened).order_by("version"):
-        for e in engine.project(stored.events, seat):
-            if e["type"] == "submitted" and e.get("action") == "vote":
-                ballots[e["character"]] = texts.choice_label("vote", e["detail"])
+    ballots = _own_ballots(e for stored in Event.objects.filter(game=row, version__gte=row.phase_opened).order_by("version")
+                           for e in engine.project(stored.events, seat))
     asked = forms.asked()
     answered = {f["body"]["decision"] for f in asked}
     until = view["revision_until"]
@@ -94,8 +90,26 @@ def _player(row, view, seat):
         "immediate_until": forms.immediate_until(), "immediate_open": forms.immediate_open(),
         "revision_until": player.moment(until) if until else None,
         "feedback": [texts.feedback(f) for f in view["feedback"]],
+        "known": known.lines(Event.objects.filter(game=row).order_by("version").values_list("actor", "command", "events"),
+                             seat),
         "unanswerable": [texts.decision(d) for d in view["pending"] if d["key"] not in answered],
     }
+
+
+def _own_ballots(seen):
+    """The seat's ballots this phase, by character, from its own events since the phase opened
+    (the view keeps ballots secret, its own too)."""
+    ballots = {}
+    for e in seen:
+        if e["type"] == "submitted" and e.get("action") == "vote":
+            ballots[e["character"]] = texts.choice_label("vote", e["detail"])
+    return ballots
+
+
+def _announced(view):
+    """The announcements and public ballots of ``view``, in words, as the game's page shows them."""
+    return {"announcements": [(a["night"], texts.announcement(a)) for a in reversed(view.get("announcements", []))],
+            "ballots": texts.ballots(view.get("ballots") or {})}
 
 
 def game_page(request, game_id):
@@ -116,8 +130,7 @@ def _render_game(request, row, preview=None):
         "is_gm": audience == "gm", "seat": audience if isinstance(audience, int) else None,
         "signed_up": any(s.user_id == request.user.pk for s in seats), "places": seats,
         "seat_numbers": range(row.seat_count), "log": [texts.event(e, audience) for e in _log(row, audience)],
-        "announcements": [(a["night"], texts.announcement(a)) for a in reversed(view.get("announcements", []))],
-        "ballots": texts.ballots(view.get("ballots") or {}),
+        **_announced(view),
         "phase_title": texts.phase_title(view["night"], view["phase"]),
         "invite": request.GET.get("invite", ""),
     }
@@ -304,6 +317,23 @@ def import_record(request):
     return redirect("sanguo:game", game_id=row.pk)
 
 
+def _replay_feedback(view):
+    """The feedback the step's audience had received by then: a seat's own; every seat's, named,
+    for whoever sees everything; none for spectators."""
+    if "internal" in view:
+        return [_("Seat %(seat)s · %(line)s") % {"seat": seat, "line": texts.feedback(f)}
+                for seat, lines in sorted(view["internal"]["feedback"].items(), key=lambda item: int(item[0]))
+                for f in lines]
+    return [texts.feedback(f) for f in view.get("feedback", [])]
+
+
+def _since_phase(steps):
+    """The events seen in ``steps`` since the last phase opened among them."""
+    seen = [e for _state, events in steps for e in events]
+    opened = max((i for i, e in enumerate(seen) if e["type"] == "phase"), default=-1)
+    return seen[opened + 1:]
+
+
 def _audience_named(text):
     return int(text) if text.isdigit() else text
 
@@ -324,9 +354,11 @@ def replay(request, game_id):
         step = len(steps)
     state, seen = steps[step - 1] if steps else (row.state, [])
     shown = "gm" if chosen == "all" and state["phase"] != "over" else chosen
+    view = engine.view(state, shown)
     return render(request, "sanguo/replay.html", {
         "game": row, "audience": chosen, "audiences": allowed, "step": step, "count": len(steps),
-        "view": engine.view(state, shown), "mode_name": MODE_NAMES[row.mode],
+        "view": view, "mode_name": MODE_NAMES[row.mode], **_announced(view),
+        "feedback": _replay_feedback(view), "step_ballots": _own_ballots(_since_phase(steps[:step])),
         "seen": [texts.event(e, chosen) for e in seen], "phase_title": texts.phase_title(state["night"], state["phase"]),
         "previous": step - 1 if step > 1 else None, "next": step + 1 if step < len(steps) else None,
         "may_download": access.may_download(row, request.user), "invite": request.GET.get("invite", ""),

@@ -23,7 +23,8 @@ ROW = re.compile(r"<tr[^>]*><td>([^<]*)</td><td>[^<]*</td><td>[^<]*</td><td>([^<
 # The player's texts pair a name with an ID ("曹操 (ID 5)", "ID 5: 曹操") and name the character
 # each of the seat's own submissions is for.
 NAMED = re.compile(r"([^\s>(;:,]+) \(ID (\d+)\)")
-KNOWN = re.compile(r"<li>ID (\d+): ([^<]*)</li>")
+KNOWN = re.compile(r'<li data-known-id="(\d+)">(.*?)</li>')
+KNOWN_NAME = re.compile(r'data-known-name="([^"]*)"')
 SUBMITTED = re.compile(r"You submitted for ([^:]+):")
 # Words of the engine's full state and of the console, never on a page but the game master's.
 GM_ONLY = ("sanguo-console", "hidden_recognition", "&#x27;controller&#x27;", "&#x27;chain&#x27;", "&#x27;rng&#x27;")
@@ -49,7 +50,7 @@ def check_pages(row, gm, players, secrets, onlooker):
         known = {(name, int(i)) for i, names in state["known"][str(seat)].items() for name in names}
         assert shown_ids(html) <= known, (seat, shown_ids(html) - known)
         named = {(n, int(i)) for n, i in NAMED.findall(html)}
-        named |= {(n, int(i)) for i, names in KNOWN.findall(html) for n in names.split(", ")}
+        named |= {(n, int(i)) for i, names in KNOWN.findall(html) for n in KNOWN_NAME.findall(names)}
         assert named <= known, (seat, named - known)
         own = {name for s in state["slots"] if s["controller"] == seat for name in s["chain"]}
         assert set(SUBMITTED.findall(html)) <= own, seat

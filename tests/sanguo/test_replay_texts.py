@@ -125,3 +125,44 @@ def test_the_co_gm_downloads_the_record_and_the_starter_file_as_the_game_master(
     services.share_console(row.pk, gm, "")
     assert client_for(helper).get(record).status_code == 404
     assert client_for(helper).get(starter).status_code == 404
+
+
+FEEDBACK = re.compile(r'<section id="sanguo-replay-feedback">.*?<ul data-feedback>(.*?)</ul>', re.S)
+BALLOTS = re.compile(r'<section id="sanguo-replay-ballots">.*?<ul data-ballot>(.*?)</ul>', re.S)
+ANNOUNCED = re.compile(r'<section id="sanguo-announcements">(.*?)</section>', re.S)
+BALLOT = re.compile(r"<li>([^:<]+): ([^<]*)</li>")
+
+
+def sections(html):
+    feedback, ballots, announced = FEEDBACK.search(html), BALLOTS.search(html), ANNOUNCED.search(html)
+    return ([unescape(line) for line in LINE.findall(feedback.group(1))] if feedback else [],
+            BALLOT.findall(ballots.group(1)) if ballots else [], unescape(announced.group(1)))
+
+
+def test_each_replay_step_shows_that_audiences_feedback_ballots_and_announcements_as_they_were(clock):
+    row, gm, players, secrets = played_with_secrets(clock)
+    ballots_seen = feedback_seen = 0
+    for seat, player in enumerate(players):
+        client = client_for(player)
+        own = {name for s in row.state["slots"] if s["controller"] == seat for name in s["chain"]}
+        for number, (state, _seen) in enumerate(records.replay_steps(row, seat), start=1):
+            html = step_of(client, row, seat, number)[0]
+            feedback, ballots, announced = sections(html)
+            # Its own feedback as received by then: a marker sent later is not there yet.
+            assert feedback == [texts.feedback(f) for f in state["feedback"].get(str(seat), [])], (seat, number)
+            assert {name for name, _b in ballots} <= own, (seat, number, ballots)
+            if ballots:
+                assert state["phase"] == "day_vote"
+            for _night, lines in (( a["night"], texts.announcement(a)) for a in state["announcements"]):
+                assert all(line in announced for line in lines)
+            ballots_seen += len(ballots)
+            feedback_seen += len(feedback)
+    # The checks had something to look at: ballots cast and feedback sent during the game.
+    assert ballots_seen and feedback_seen
+    onlooker = Client()
+    for number in range(1, len(records.replay_steps(row, "spectator")) + 1):
+        feedback, ballots, _announced = sections(step_of(onlooker, row, "spectator", number)[0])
+        assert not feedback and not ballots, number
+    gm_steps = records.replay_steps(row, "gm")
+    feedback = sections(step_of(client_for(gm), row, "gm", len(gm_steps))[0])[0]
+    assert all(any(marker in line for line in feedback) for marker in secrets if secrets[marker] is not None)

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _, gettext_lazy
 from game.errors import ServiceError
 from game.games.three_kingdoms import engine
 
-from . import data
+from . import texts
 from .models import Event
 from .services import clock
 
@@ -75,7 +75,7 @@ def queue(state):
             for one in entries:
                 timing = one.get("timing") or KIND_TIMINGS.get(kind, "")
                 locked = timing == "立刻" or int(key) in locked_ids or bool(one.get("by_gm"))
-                label = data.describe(kind, one) + (f" (#{one['index']})" if kind == "identify" else "")
+                label = texts.queued(kind, one)
                 rows.append({"seat": s["controller"], "id": s["id"], "character": _holder(s), "kind": kind,
                              "timing": timing, "at": _moment(one.get("at")), "seq": one.get("seq", 0),
                              "void": void.get((s["id"], kind)), "locked": locked, "label": label})
@@ -127,7 +127,7 @@ def rolls(row):
     made = []
     for events in Event.objects.filter(game=row, version__gte=row.phase_opened).order_by("version") \
             .values_list("events", flat=True):
-        made += [{k: v for k, v in e.items() if k not in ("type", "to")} for e in events if e.get("type") == "roll"]
+        made += [texts.roll(e) for e in events if e.get("type") == "roll"]
     return made
 
 

@@ -13,8 +13,8 @@ from django.urls import reverse
 
 from game.games.three_kingdoms import engine
 from game.games.three_kingdoms.engine.records.randomplay import random_setup
-from sanguo import records, services
-from sanguo.models import Game
+from sanguo import records, services, texts
+from sanguo.models import Event, Game
 from tests.accounts import client_for
 
 from .helpers import DURATIONS, clock, people, started_game  # noqa: F401
@@ -79,6 +79,11 @@ def check_console(html, state):
     count = sum(len(entry) if kind == "identify" else 1
                 for subs in state["subs"].values() for kind, entry in subs.items())
     assert html.count("data-queue=") == count
+    # Each submission in the player's page's words (texts.queued), never in the engine's fields.
+    for subs in state["subs"].values():
+        for kind, entry in subs.items():
+            for one in ([dict(e, index=int(i)) for i, e in entry.items()] if kind == "identify" else [entry]):
+                assert entities.escape(texts.queued(kind, one)) in html, (kind, one)
     pending = [str(d["key"]) for d in state["pending"] if d["for"] == "gm"]
     assert re.findall(r'data-decision="(\d+)"', html) == pending
     for d in state["pending"]:
@@ -100,6 +105,15 @@ def check_console(html, state):
         assert "data-ledger" not in html
 
 
+def check_rolls(html, row):
+    """The rolls made since the phase opened are listed in words (texts.roll); how many there were."""
+    made = [e for events in Event.objects.filter(game=row, version__gte=row.phase_opened).values_list("events", flat=True)
+            for e in events if e.get("type") == "roll"]
+    listed = re.findall(r"<li>([^<]*)</li>", html.split('class="console-rolls">')[1].split("</ul>")[0]) if made else []
+    assert listed == [entities.escape(texts.roll(e)) for e in made]
+    return len(made)
+
+
 def play_through_the_console(row, gm, players, clock, seen):
     """Random submissions, every GM decision answered by posting its console form as it comes, the
     console checked against the engine's state at every step."""
@@ -119,6 +133,7 @@ def play_through_the_console(row, gm, players, clock, seen):
             check_console(html, row.state)
             seen["ledger"] += "data-ledger" in html
             seen["queue"] += "data-queue" in html
+            seen["roll"] += check_rolls(html, row)
             pending = [d for d in row.state["pending"] if d["for"] == "gm"]
             if not pending:
                 break
@@ -136,7 +151,7 @@ def play_through_the_console(row, gm, players, clock, seen):
 
 
 def test_the_console_follows_the_engine_and_its_forms_answer_as_the_engine_proposes(clock, monkeypatch):
-    seen = {"ledger": 0, "decision": 0, "queue": 0, "order": 0, "defence": 0}
+    seen = {"ledger": 0, "decision": 0, "queue": 0, "order": 0, "defence": 0, "roll": 0}
     for seed in SEEDS:
         play_through_the_console(*game_with_skills(monkeypatch, "nine", seed), clock, seen)
     assert all(seen.values()), seen
@@ -304,4 +319,16 @@ def test_each_identification_is_a_row_of_the_queue(clock, monkeypatch):
     ident = next(s["id"] for s in row.state["slots"] if s["chain"][0] == "甄姬")
     rows = re.findall(rf'<tr data-queue="{ident}-identify">(.*?)</tr>', page(client_for(gm), row), re.S)
     assert len(rows) == 2
-    assert ["(#0)" in rows[0], "(#1)" in rows[1]] == [True, True]
+    assert ["identification 1 on" in rows[0], "identification 2 on" in rows[1]] == [True, True]
+
+
+@pytest.mark.parametrize("roll, words", [
+    ({"kind": "伤判", "id": 4, "roll": 1, "outcome": "healed", "fixed_by_gm": False}, "伤判 for ID 4 (roll 1): healed"),
+    ({"kind": "刺杀", "id": 3, "against": 5, "odds": [1, 2], "decided_by_luck": True, "fixed_by_gm": False,
+      "favourable": False}, "刺杀: a 1-in-2 judgement for ID 3 against ID 5: unfavourable (decided by luck)"),
+    ({"kind": "八卦阵", "among": [1, 2, 3], "count": 1, "good": True, "picked": [2], "fixed_by_gm": True},
+     "八卦阵: 1 drawn among ID 1, ID 2, ID 3 for protection: ID 2 (fixed by the game master)"),
+    ({"kind": "拼点", "ids": [6, 7], "winner": 7, "fixed_by_gm": False}, "拼点 among ID 6, ID 7: ID 7 wins"),
+])
+def test_each_kind_of_roll_reads_as_a_sentence(roll, words):
+    assert texts.roll(dict(roll, type="roll", to="gm")) == words

@@ -34,7 +34,7 @@ def out_path(game):
 
 
 def aquawar_tasks(args):
-    budgets = (0, False, args.master_worlds, 0.0, 0)
+    budgets = (0, False, args.master_worlds, 0.0, 0, ())
     pairs = list(itertools.combinations(AQUAWAR_LEVELS, 2))
     return bot_tournament.play_match, [(i, a, b, args.seed, budgets) for a, b in pairs for i in range(args.matches)]
 

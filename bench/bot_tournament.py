@@ -2,13 +2,14 @@
 
     python bench/bot_tournament.py --a greedy --b random --matches 400 [--seed S] [--jobs 2]
         [--expert-worlds N] [--expert-uncapped] [--master-worlds N | --master-seconds S] [--master-plies P]
-        [--progress]
+        [--master-option NAME=VALUE ...] [--progress]
 
 Seats and the round-1 first mover alternate over the matches (A sits at 0 and 1 equally often, and
 each seat starts equally often). Each bot is handed only its own ``view``/``project`` of the true
 state, as the server does. A bot that returns an illegal command loses the match (and it is
 counted and reported). The win rate comes with a 95 % Wilson score interval.
 """
+import argparse
 import os
 import random
 import sys
@@ -31,7 +32,7 @@ from game.games.aquawar.engine import (  # noqa: E402
 
 def bot_options(level, budgets):
     """The level's options from the command line's budgets (empty: the level's defaults)."""
-    expert_worlds, expert_uncapped, master_worlds, master_seconds, master_plies = budgets
+    expert_worlds, expert_uncapped, master_worlds, master_seconds, master_plies, master_options = budgets
     if level == "expert":
         options = {"worlds": expert_worlds} if expert_worlds else {}
         if expert_uncapped:
@@ -44,7 +45,28 @@ def bot_options(level, budgets):
         options["seconds"] = master_seconds
     if master_plies:
         options["plies"] = master_plies
+    options.update(master_options)
     return options
+
+
+def master_option(text):
+    """``NAME=VALUE`` from the command line as (name, number), for tuning a ``MasterBot`` option."""
+    name, sep, value = text.partition("=")
+    if not sep or not name.isidentifier():
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
+    try:
+        return name, int(value)
+    except ValueError:
+        try:
+            return name, float(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name}: {value!r} is not a number") from None
+
+
+def budgets_of(args):
+    """The budgets tuple ``bot_options`` reads, from the arguments ``budget_arguments`` added."""
+    return (args.expert_worlds, args.expert_uncapped, args.master_worlds, args.master_seconds, args.master_plies,
+            tuple(args.master_option))
 
 
 def percentile(samples, share):
@@ -97,12 +119,14 @@ def budget_arguments(parser):
                         help="the master's worlds per decision: its reproducible iteration mode (0: time mode)")
     parser.add_argument("--master-seconds", type=float, default=0.0, help="the master's seconds per decision (0: default)")
     parser.add_argument("--master-plies", type=int, default=0, help="the master's rollout plies (0: default)")
+    parser.add_argument("--master-option", type=master_option, action="append", default=[], metavar="NAME=VALUE",
+                        help="any other MasterBot option (repeatable), e.g. beam=6")
     parser.add_argument("--progress", action="store_true", help="a line per match as it ends")
 
 
 def main(argv=None):
     args = arguments(__doc__, 400, argv, budget_arguments)
-    budgets = (args.expert_worlds, args.expert_uncapped, args.master_worlds, args.master_seconds, args.master_plies)
+    budgets = budgets_of(args)
     tasks = [(i, args.a, args.b, args.seed, budgets) for i in range(args.matches)]
     results, elapsed = play_all(play_match, tasks, args.jobs, report=print_match if args.progress else None)
 

@@ -13,7 +13,7 @@ from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import games, time_controls
+from . import games, plainsql, time_controls
 from .errors import ServiceError
 from .limits import check_creation_rate, check_live_limit, check_open_limit, check_vs_computer_limit, require_member
 from .live import clocks, groups, presence
@@ -333,9 +333,7 @@ def forfeit_overdue(match_id):
 
 
 def _locked(match_id):
-    # [:1], not first(): first()'s ORDER BY costs more to compile than the read itself (a primary
-    # key matches one row); see docs/performance.md, "Load".
-    match = next(iter(Match.objects.select_for_update().filter(pk=match_id)[:1]), None)
+    match = plainsql.locked_match(match_id)
     if match is None:
         raise ServiceError("no_match", _("There is no such match."))
     return match
@@ -351,14 +349,7 @@ def _change(match_id, user, client_id, command, run, seat=None):
         if seat is None:
             raise ServiceError("not_a_player", _("Only the two players can act in this match."))
         if client_id:
-            earlier = next(
-                iter(
-                    MatchEvent.objects.filter(match=current, seat=seat, client_id=client_id)
-                    .order_by()
-                    .values_list("version", flat=True)[:1]
-                ),
-                None,
-            )
+            earlier = plainsql.earlier_version(current.pk, seat, client_id)
             if earlier is not None:
                 return Result(earlier, True)
         if current.status == Match.Status.FINISHED:
@@ -373,18 +364,17 @@ def _change(match_id, user, client_id, command, run, seat=None):
         except game.IllegalCommand as refused:
             raise ServiceError(refused.code, refused.message, illegal=True) from None
         version = current.version + 1
-        MatchEvent.objects.create(
-            match=current, version=version, seat=seat, client_id=client_id, command=command, events=events
-        )
         now = timezone.now()
+        plainsql.insert_event(
+            {"match": current.pk, "version": version, "seat": seat, "client_id": client_id, "command": command,
+             "events": events, "created": now}
+        )
         fields = {"version": version, "state": game.dump(state), "updated": now}
         outcome = game.outcome(state)
         if outcome is not None:
             winner, reason = outcome
             fields.update(status=Match.Status.FINISHED, winner=winner, end_reason=reason or "", finished=now)
-        touched = Match.objects.filter(pk=current.pk, version=current.version, status=Match.Status.LIVE).update(
-            **fields
-        )
+        touched = plainsql.update_match(current.pk, fields, version=current.version, status=Match.Status.LIVE)
         if touched != 1:
             # Only possible if something bypassed the lock; raising rolls the event row back too.
             raise ServiceError("stale_version", _("The match changed meanwhile; try again."))

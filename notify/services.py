@@ -2,6 +2,7 @@
 import time
 
 from django.db import transaction
+from django.db.models import Q
 
 from .models import Notice, Preferences, PushSubscription
 
@@ -50,11 +51,12 @@ def subscribe_push(user, endpoint, p256dh, auth):
 
 
 def unseen_notices(user):
-    """The notices of ``user``'s matches not shown yet (none if they turned the site's off); shown
-    now, so marked seen."""
+    """The notices of ``user``'s matches and other games (a 三国 game's, whose ``link`` is its page)
+    not shown yet (none if they turned the site's off); shown now, so marked seen. A 三国 game's
+    page shows its own notices too (sanguo/notices.py): whichever shows one first marks it seen."""
     if not preferences_of(user).in_site:
         return []
-    # A 三国 game's notices are shown on its own pages (sanguo/notices.py), not in this list of matches.
-    found = list(Notice.objects.filter(user=user, seen=False, match__isnull=False).order_by("-created")[:20])
+    games = Q(match__isnull=False) | ~Q(link="")
+    found = list(Notice.objects.filter(games, user=user, seen=False).order_by("-created")[:20])
     Notice.objects.filter(pk__in=[notice.pk for notice in found]).update(seen=True)
     return found

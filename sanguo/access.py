@@ -40,6 +40,8 @@ def digest(row, viewer):
     its page to reload only when this changes, so a change the viewer may not see (another seat's
     submission) is not even a ring to them. The newest chat line of each channel they read is part
     of it: a line rings exactly the sockets of those who may read it."""
-    if row.status == Game.Status.RECRUITING or row.status == Game.Status.CANCELLED:
+    if row.status == Game.Status.CANCELLED:
         return (row.status, row.updated.isoformat())
+    if row.status == Game.Status.RECRUITING:
+        return (row.status, row.updated.isoformat(), chat.newest(row, viewer))
     return (row.status, repr(engine.view(row.state, viewer)), chat.newest(row, viewer))

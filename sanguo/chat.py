@@ -13,7 +13,11 @@ channel it was written to, and the seats of its name are the ones that read it. 
 brings a seat into a group, the group's name changes (its seats grew): the newcomer reads the
 group's lines from then on, not the talk from before it was there, which was not meant for it; the
 older members read both, shown as one channel. The game master reads every channel; once the game
-is over everyone reads everything, as in the match chat.
+is over everyone reads everything, as in the match chat. While the game recruits there is only the
+public channel, where everyone who may see the game (sign-ups, the game master, onlookers) writes.
+
+A person's mutes are the match chat's (``game.chat``: one list, kept per person): the lines of
+someone they muted, here or beside a match, are left out of what they read, and nobody else's.
 """
 import hashlib
 import hmac
@@ -23,6 +27,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from game.chat.models import MAX_LENGTH
+from game.chat.service import muted_ids, muted_names
 from game.games.three_kingdoms import engine
 
 from .models import Game, Message
@@ -102,7 +107,10 @@ def open_groups(state, audience, view=None):
 
 
 def writable(row, audience, view=None):
-    """The channels ``audience`` may write to now (none before the start or after the end)."""
+    """The channels ``audience`` may write to now (the public one only while recruiting, none after
+    the end)."""
+    if row.status == Game.Status.RECRUITING:
+        return [PUBLIC]
     if row.status != Game.Status.LIVE:
         return []
     if audience == GM:
@@ -156,6 +164,9 @@ def channels(row, audience, view=None):
     ``keys`` are the stored names whose lines it shows (a group's earlier, smaller names too);
     ``ref`` names it in the page's address."""
     audience = reader(row, audience)
+    if row.status == Game.Status.RECRUITING:
+        return [{"key": PUBLIC, "ref": ref(row.pk, PUBLIC), "kind": PUBLIC, "label": _("Public: everyone"),
+                 "keys": [PUBLIC], "writable": True, "closed": False}]
     groups = open_groups(row.state, audience, view)
     may_write = set(writable(row, audience, view))
     listed = [PUBLIC]
@@ -179,18 +190,20 @@ def channels(row, audience, view=None):
 
 
 def lines(row, keys, user):
-    """The newest lines of the stored channels ``keys``, oldest first."""
-    rows = Message.objects.filter(game=row, channel__in=keys).select_related("user").order_by("-pk")[:SHOWN]
+    """The newest lines of the stored channels ``keys`` that ``user`` has not muted, oldest first."""
+    rows = Message.objects.filter(game=row, channel__in=keys).exclude(user_id__in=muted_ids(user))
+    rows = rows.select_related("user").order_by("-pk")[:SHOWN]
     mine = getattr(user, "pk", None)
     return [{"id": m.pk, "user": m.user.username, "text": m.text, "created": m.created,
              "mine": m.user_id == mine, "gm": m.user_id == row.gm_id} for m in reversed(rows)]
 
 
 def panel(row, audience, user, chosen="", view=None):
-    """The chat panel's context: the viewer's channels, the chosen one (its ``ref``; else the first)
-    and its lines."""
+    """The chat panel's context: the viewer's channels, the chosen one (its ``ref``; else the first),
+    its lines and the names the viewer muted."""
     listed = channels(row, audience, view)
     current = next((c for c in listed if c["ref"] == chosen), listed[0])
     return {"channels": listed, "current": current, "lines": lines(row, current["keys"], user),
             "can_post": current["writable"] and getattr(user, "is_authenticated", False),
-            "over": row.status == Game.Status.FINISHED, "max_length": MAX_LENGTH}
+            "over": row.status == Game.Status.FINISHED, "max_length": MAX_LENGTH,
+            "can_mute": getattr(user, "is_authenticated", False), "muted": muted_names(user)}

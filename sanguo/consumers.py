@@ -5,39 +5,50 @@ It carries no state, no events and no version: the page is the one place that sh
 their view (sanguo/views.py, from the engine's ``view``), and a ring that came with every
 change would tell a seat when the others submitted. So on each doorbell the socket reads the game,
 compares its viewer's view with the one it last told of (``access.digest``), and sends
-``{"type": "changed"}`` only when it differs.
+``{"type": "changed"}`` only when it differs. The process's recheck (sanguo/live.py) rings it for
+a doorbell a Redis restart lost.
 """
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from game.live import recheck
+
 from . import access
-from .live import game_group
+from .live import Watched, game_group
 from .models import Game
 
 
-class GameConsumer(AsyncJsonWebsocketConsumer):
+class GameConsumer(Watched, AsyncJsonWebsocketConsumer):
     async def connect(self):
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
         token = parse_qs(self.scope.get("query_string", b"").decode()).get("invite", [""])[0]
-        self.seen = await self._digest(token)
-        if self.seen is None:
+        read = await self._digest(token)
+        if read is None:
             await self.close(code=4404)
             return
+        self.last_sent, self.seen = read
         await self.channel_layer.group_add(game_group(self.game_id), self.channel_name)
+        recheck.watch(self)
         await self.accept()
 
     async def disconnect(self, code):
-        await self.channel_layer.group_discard(game_group(self.game_id), self.channel_name)
+        if self.last_sent is None:
+            return
+        recheck.forget(self)
+        await recheck.leave_group(self.channel_layer, game_group(self.game_id), self.channel_name)
 
     async def receive_json(self, content, **kwargs):
         # The page sends nothing over this socket: its forms post to the service.
         return
 
     async def game_changed(self, message):
-        now = await self._digest()
-        if now is not None and now != self.seen:
+        read = await self._digest()
+        if read is None:
+            return
+        self.last_sent, now = read
+        if now != self.seen:
             self.seen = now
             await self.send_json({"type": "changed"})
 
@@ -47,4 +58,4 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         user = self.scope.get("user")
         if row is None or (token is not None and not access.may_see(row, user, token)):
             return None
-        return access.digest(row, access.audience(row, user))
+        return row.version, access.digest(row, access.audience(row, user))

@@ -1,9 +1,13 @@
 """The doorbell of a 三国 game: after each committed change, every socket on the game is told that
 it may be behind. It carries no state and no events; each socket reads what its audience may see
-(docs/three-kingdoms-site.md), as the match sockets do (game/live/groups.py)."""
+(docs/three-kingdoms-site.md), as the match sockets do (game/live/groups.py). A lost doorbell (a
+Redis restart forgets the groups) is made up for by the process's recheck (game/live/recheck.py),
+which reads the games' versions as ``GAMES`` says."""
 import secrets
 
-from game.live import groups
+from game.live import groups, recheck
+
+from .models import Game
 
 
 def game_group(game_id):
@@ -12,3 +16,34 @@ def game_group(game_id):
 
 def ring(game_id, version):
     groups.send(game_group(game_id), {"type": "game.changed", "version": version, "ring": secrets.token_hex(8)})
+
+
+def read_versions(game_ids):
+    """{game id: (version,)}, read in one query."""
+    return {pk: (version,) for pk, version in Game.objects.filter(pk__in=game_ids).values_list("pk", "version")}
+
+
+GAMES = recheck.Followed(game_group, read_versions, "game.changed")
+
+
+class Watched:
+    """A socket on one game that the recheck rings when the game's version has moved past the one it
+    last read (``last_sent``, None until it has read one) and its doorbell did not come."""
+
+    followed = GAMES
+    last_sent = None
+
+    @property
+    def followed_id(self):
+        return self.game_id
+
+    def is_behind(self, version):
+        return self.last_sent is not None and version != self.last_sent
+
+    async def dispatch(self, message):
+        # A channel layer that fails under a handler (Redis is down) closes the socket, to be
+        # retried: the page and programs reconnect and read what they missed.
+        try:
+            await super().dispatch(message)
+        except recheck.LAYER_DOWN:
+            await recheck.close_to_retry(self, message)

@@ -12,7 +12,8 @@ when that view changes (``access.digest``, as the page's socket does). No versio
 game's version counts every seat's submissions, so it would tell a seat when the others acted. A
 seat's command goes on only if its page would offer it (``offered``), then to ``services.command``,
 the one service layer; a refusal changes nothing and is answered with an ``error`` — no forfeit,
-unlike a match's program seat, as a person's page refuses a stale form.
+unlike a match's program seat, as a person's page refuses a stale form. The process's recheck
+(sanguo/live.py) rings it for a doorbell a Redis restart lost.
 """
 import asyncio
 import json
@@ -25,7 +26,7 @@ from django.utils.translation import gettext as _
 
 from game.errors import ServiceError
 from game.games.three_kingdoms import engine
-from game.live import presence
+from game.live import presence, recheck
 from game.live.protocol import MAX_FRAME_BYTES, ProtocolError, _client_id
 from game.live.ratelimit import FrameRate
 from game.programs import tokens
@@ -33,7 +34,7 @@ from game.programs.protocol import INVITE_TOKEN, token_from
 from game.programs.socket import TOO_MANY, UNAUTHORIZED, account_group
 
 from . import access, services
-from .live import game_group
+from .live import Watched, game_group
 from .models import Event, Game, Seat
 
 TYPES = ("hello", "sign_up", "leave", "command")
@@ -163,7 +164,7 @@ def _sign_up(game_id, user, invite):
     services.sign_up(game_id, user, invite)
 
 
-class ProgramConsumer(AsyncWebsocketConsumer):
+class ProgramConsumer(Watched, AsyncWebsocketConsumer):
     async def connect(self):
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
         self.user = None
@@ -189,14 +190,16 @@ class ProgramConsumer(AsyncWebsocketConsumer):
         self.heartbeat_task = asyncio.create_task(self.heartbeat())
         await self.channel_layer.group_add(account_group(self.user.pk), self.channel_name)
         await self.channel_layer.group_add(game_group(self.game_id), self.channel_name)
+        recheck.watch(self)
         await self.send_json({"type": "welcome", "user": self.user.username, "game": self.game_id})
 
     async def disconnect(self, code):
         if self.user is None:
             return
         self.heartbeat_task.cancel()
-        await self.channel_layer.group_discard(account_group(self.user.pk), self.channel_name)
-        await self.channel_layer.group_discard(game_group(self.game_id), self.channel_name)
+        recheck.forget(self)
+        await recheck.leave_group(self.channel_layer, account_group(self.user.pk), self.channel_name)
+        await recheck.leave_group(self.channel_layer, game_group(self.game_id), self.channel_name)
         await database_sync_to_async(presence.bot_leave)(self.channel_name)
 
     async def heartbeat(self):
@@ -251,29 +254,33 @@ class ProgramConsumer(AsyncWebsocketConsumer):
             return None
 
     def read(self, known=None):
-        """(what this account sees of the game now, as ``access.digest``, the ``state`` body — None if
-        that is ``known``), or None if it sees no game (an invite-only game it has not signed up for
+        """(the game's version, what this account sees of the game now, as ``access.digest``, the
+        ``state`` body — None if that is ``known``), or None if it sees no game (an invite-only game it has not signed up for
         looks like no game at all)."""
         row = _load(self.game_id)
         if row is None or not access.may_see(row, self.user, None):
             return None
         audience = access.audience(row, self.user)
         seen = access.digest(row, audience)
-        return seen, (None if seen == known else state_of(row, self.user, audience))
+        return row.version, seen, (None if seen == known else state_of(row, self.user, audience))
 
     async def send_state(self, read, refused=False):
         if read is None:
             if refused:
                 await self.send_error("no_game", _("There is no such game."))
             return
-        self.seen, body = read
+        self.last_sent, self.seen, body = read
         await self.send_json({"type": "state", **body})
 
     async def game_changed(self, message):
         if self.seen is None:
             return
         read = await database_sync_to_async(self.read)(self.seen)
-        if read is not None and read[1] is not None:
+        if read is None:
+            return
+        if read[2] is None:
+            self.last_sent = read[0]
+        else:
             await self.send_state(read)
 
     async def bot_token_revoked(self, message):

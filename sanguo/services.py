@@ -286,7 +286,7 @@ def command(game_id, user, client_id, body):
 
 
 def post_message(game_id, user, channel, text, token=None):
-    """``user``'s line in ``channel`` of a running game (sanguo/chat.py says who writes where, from
+    """``user``'s line in ``channel`` of a recruiting or running game (sanguo/chat.py says who writes where, from
     the state as it is now); rings the game's sockets, each of which tells its page only if its
     viewer may read the line. Limited like the match chat: its length, its rate per person."""
     if not getattr(user, "is_authenticated", False):
@@ -297,9 +297,7 @@ def post_message(game_id, user, channel, text, token=None):
         # each other, and the membership read below cannot change before the line is stored.
         hold_account(user.pk)
         row = _locked(game_id)
-        if row.status == Game.Status.RECRUITING:
-            raise ServiceError("chat_not_started", _("The chat opens when the game starts."))
-        if row.status != Game.Status.LIVE:
+        if row.status not in (Game.Status.LIVE, Game.Status.RECRUITING):
             raise ServiceError("game_over", _("This game is over."))
         audience = actor_of(row, user)
         if audience is None and row.private and token != row.invite_token:

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from game.chat import service as game_chat
 from game.errors import ServiceError
 from game.games.three_kingdoms import engine
 
@@ -137,7 +138,7 @@ def _render_game(request, row, preview=None):
         context["player"] = _player(row, view, audience)
     if audience == "gm" and row.status == Game.Status.LIVE:
         context["console"] = dict(console.context(row, view), preview=preview, host=request.user.pk == row.gm_id)
-    if row.status in (Game.Status.LIVE, Game.Status.FINISHED):
+    if row.status != Game.Status.CANCELLED:
         context["chat"] = chat.panel(row, audience, request.user, request.GET.get("chat", ""),
                                      view if isinstance(audience, int) else None)
     if request.user.is_authenticated:
@@ -169,6 +170,21 @@ def chat_post(request, game_id):
     if fetched:
         return JsonResponse({"ok": True})
     target = _back_to(game_id, invite=invite, chat=chat.ref(game_id, channel))
+    target["Location"] += "#sanguo-chat"
+    return target
+
+
+@login_required
+@require_POST
+def chat_mute(request, game_id):
+    """Mute (``mute=off``: unmute) a person's chat lines for the viewer: the match chat's mutes, so
+    here and beside every match alike. Back to the page on the channel it was sent from."""
+    row = _visible_game(request, game_id)
+    try:
+        game_chat.mute(request.user, request.POST.get("user", ""), request.POST.get("mute", "on") != "off")
+    except ServiceError as refused:
+        messages.error(request, refused.message)
+    target = _back_to(row.pk, invite=request.GET.get("invite", ""), chat=request.POST.get("chat", ""))
     target["Location"] += "#sanguo-chat"
     return target
 

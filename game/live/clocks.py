@@ -20,7 +20,7 @@ from typing import NamedTuple
 from django.conf import settings
 from django.utils import timezone
 
-from .. import time_controls
+from .. import plainsql, time_controls
 from ..programs.models import BotSeat
 from ..models import Match
 
@@ -97,7 +97,7 @@ def arm(match, game, state, actor=None, restart=True, was_picking=False):
     ``was_picking``: whether the state before it was a pick phase. True if the bot runner has
     anything to do with the match: it has a bot seat, or a person's clock is running.
     """
-    bot_seats = list(BotSeat.objects.filter(match_id=match.pk))
+    bot_seats = plainsql.bot_seats(match.pk)
     due = game.to_move(state) if state is not None else ()
     now = timezone.now()
     for bot_seat in bot_seats:

@@ -158,6 +158,12 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
         crowded = connects.crowded(self.user, self.address, presence.sockets_of, presence.sockets_from, "match sockets")
         return match, crowded and ("too_many_sockets", crowded, connects.CROWDED_CLOSE_CODE)
 
+    followed = recheck.MATCHES
+
+    @property
+    def followed_id(self):
+        return self.match_id
+
     def is_behind(self, version, status, rematch_status):
         """Whether the match is past what this socket last sent (game/recheck.py asks)."""
         if self.last_sent is None:

@@ -32,7 +32,7 @@ from collections import OrderedDict
 from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connections
 
-from .. import games
+from .. import games, plainsql
 from ..models import PROGRAM_MARKS, Match, MatchEvent
 from . import frames, presence as presence_rows
 
@@ -122,7 +122,7 @@ def _statements(connection):
         quote = connection.ops.quote_name
         user = get_user_model()._meta
         users, user_id, name = quote(user.db_table), quote(user.pk.column), quote(user.get_field("username").column)
-        columns = ", ".join(f"m.{quote(field.column)}" for field in Match._meta.concrete_fields)
+        columns = plainsql.columns(Match, quote, "m")
         column = {field: quote(Match._meta.get_field(field).column) for field in ("id", "host", "guest")}
         programs = ", ".join(
             "(%s)" % " OR ".join(_marked(quote, user, accessor, f"m.{column[seat]}") for accessor in PROGRAM_MARKS)
@@ -153,9 +153,9 @@ def read_match(match_id):
     """``frames.load_match(match_id)``: the match, its host and guest with their usernames (the
     rest of a user loads if asked for) and which of them are programs (``frames.programs``), or None."""
     connection = connections[DEFAULT_DB_ALIAS]
-    low, high = connection.ops.integer_field_range(Match._meta.pk.get_internal_type())
-    if not low <= match_id <= high:
-        return None  # no such id: as the ORM, answer without asking the database (it would refuse it)
+    match_id = plainsql.valid_match_id(connection, match_id)
+    if match_id is None:
+        return None
     match_sql, _events = _statements(connection)
     with connection.cursor() as cursor:
         cursor.execute(match_sql, [match_id])
@@ -163,12 +163,7 @@ def read_match(match_id):
     if row is None:
         return None
     fields = Match._meta.concrete_fields
-    values = list(row[: len(fields)])
-    # What the ORM does to every value it reads (e.g. text to JSON, SQLite's text to datetimes).
-    for position, converters, column in _converters(connection):
-        for converter in converters:
-            values[position] = converter(values[position], column, connection)
-    match = Match.from_db(DEFAULT_DB_ALIAS, [field.attname for field in fields], values)
+    match = plainsql.from_row(Match, row, connection)
     User = get_user_model()
     names, programs = row[len(fields) : len(fields) + 2], row[len(fields) + 2 :]
     for seat, name in zip(("host", "guest"), names):
@@ -177,24 +172,6 @@ def read_match(match_id):
             setattr(match, seat, User.from_db(DEFAULT_DB_ALIAS, [User._meta.pk.attname, "username"], (user_id, name)))
     frames.remember_programs(match, programs)
     return match
-
-
-_local = threading.local()
-
-
-def _converters(connection):
-    """[(position, converters, column)] for the match's columns, as the ORM's compiler finds them;
-    worked out once per thread and connection."""
-    cached = getattr(_local, "converters", None)
-    if cached is None or cached[0] is not connection:
-        found = []
-        for position, field in enumerate(Match._meta.concrete_fields):
-            column = field.get_col(Match._meta.db_table)
-            converters = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
-            if converters:
-                found.append((position, converters, column))
-        cached = _local.converters = (connection, found)
-    return cached[1]
 
 
 def read_events(match_id, first, last):

@@ -1,6 +1,8 @@
-"""The doorbell's safety net, one per server process, for every open match and bot socket in it.
+"""The doorbell's safety net, one per server process, for every open match and bot socket in it,
+and every 三国 game's page and program socket (sanguo/live.py).
 
-A socket learns of a change only through its match group's doorbell (``match.changed``). That is
+A socket learns of a change only through its match group's doorbell (``match.changed``; a 三国
+game's is ``game.changed``). That is
 a shortcut, not a promise: a Redis restart forgets every group, and any ring in flight, while the
 sockets on it stay open. Such a socket would never hear of its match again: a page would sit on an
 old board and a person or program under a clock would lose on time (bench/chaos.py,
@@ -8,7 +10,8 @@ docs/faults.md).
 
 So every ``RECHECK_SECONDS`` each process
 
-- reads the version and status of every match watched here in one query, and rings, through its
+- reads the version and status of every match (and the version of every 三国 game) watched here,
+  one query for each kind, and rings, through its
   own queue, each socket that has been behind the database since the last round without sending
   anything meanwhile, as its doorbell would have. Sockets of one match share one ``ring`` token, so
   they share one read of the match (game/fanout.py);
@@ -48,6 +51,16 @@ TRY_AGAIN_LATER = 4013
 # busy process hears its own ring late (the load benchmark saw seconds), a lost group never does,
 # and a false alarm costs a re-join of every socket.
 CANARY_WAIT_ROUNDS = 2.5
+
+
+class Followed:
+    """What a kind of socket follows: ``group(id)`` is its doorbell's group, ``read_keys(ids)`` reads
+    {id: key} for many in one query (the key a socket's ``is_behind(*key)`` is asked about), and
+    ``ring`` is its doorbell's message type. A watched socket names its kind as ``followed`` and
+    what it follows as ``followed_id``."""
+
+    def __init__(self, group, read_keys, ring):
+        self.group, self.read_keys, self.ring = group, read_keys, ring
 
 
 def recheck_seconds():
@@ -107,23 +120,24 @@ class Watch:
 
     async def rejoin(self, layer):
         for channel, consumer in list(self.sockets.items()):
-            await layer.group_add(match_group(consumer.match_id), channel)
+            await layer.group_add(consumer.followed.group(consumer.followed_id), channel)
         # The canary last: should Redis fail again halfway, the next round still finds it missing.
         await layer.group_add(self.canary_group(), self.canary)
 
     async def ring_the_behind(self, layer):
         sockets = list(self.sockets.items())
-        current = await database_sync_to_async(read_keys)({consumer.match_id for _c, consumer in sockets})
+        current = await database_sync_to_async(read_all_keys)([consumer for _c, consumer in sockets])
         suspects, rings = {}, {}
         for channel, consumer in sockets:
-            key = current.get(consumer.match_id)
+            followed = (consumer.followed, consumer.followed_id)
+            key = current.get(followed)
             if key is None or not consumer.is_behind(*key):
                 continue
             # Behind may only mean its doorbell is still queued (a busy process is seconds behind);
             # behind since the last round with nothing sent meanwhile means the doorbell was lost.
             if self.suspects.get(channel) == consumer.last_sent:
-                ring = rings.setdefault(consumer.match_id, f"recheck-{secrets.token_hex(8)}")
-                await layer.send(channel, {"type": "match.changed", "ring": ring})
+                ring = rings.setdefault(followed, f"recheck-{secrets.token_hex(8)}")
+                await layer.send(channel, {"type": consumer.followed.ring, "ring": ring})
             suspects[channel] = consumer.last_sent
         self.suspects = suspects
 
@@ -155,12 +169,24 @@ def read_keys(match_ids):
     return {pk: (version, status, rematch_status) for pk, version, status, rematch_status in rows}
 
 
+MATCHES = Followed(match_group, read_keys, "match.changed")
+
+
+def read_all_keys(consumers):
+    """{(kind, id): key} for what ``consumers`` follow, one query per kind."""
+    ids = {}
+    for consumer in consumers:
+        ids.setdefault(consumer.followed, set()).add(consumer.followed_id)
+    return {(followed, pk): key for followed, some in ids.items() for pk, key in followed.read_keys(some).items()}
+
+
 # One watch per event loop: a server process has one; each test has its own.
 _watches = {}
 
 
 def watch(consumer):
-    """Recheck ``consumer`` (its ``match_id`` and ``is_behind``) from now until ``forget``."""
+    """Recheck ``consumer`` (its ``followed``, ``followed_id``, ``is_behind`` and ``last_sent``) from
+    now until ``forget``."""
     if recheck_seconds() <= 0:
         return
     loop = asyncio.get_running_loop()

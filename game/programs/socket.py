@@ -319,6 +319,12 @@ class BotConsumer(AsyncWebsocketConsumer):
     async def load(self):
         return await database_sync_to_async(frames.load_match)(self.match_id)
 
+    followed = recheck.MATCHES
+
+    @property
+    def followed_id(self):
+        return self.match_id
+
     def is_behind(self, version, status, _rematch_status):
         """Whether the match is past what this socket last sent (game/recheck.py asks)."""
         return self.last_sent is not None and (version, status) != self.last_sent[:2]

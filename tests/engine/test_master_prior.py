@@ -29,7 +29,7 @@ def after_plain_attacks(attacks=4):
 
 def marginal(prior, trust, fish, species, evidence):
     knowledge = WeightedKnowledge(*evidence, 0, prior=prior, trust=trust)
-    return knowledge.marginals(random.Random(4), 400)[fish].get(species, 0.0)
+    return knowledge.marginals(random.Random(4), 2000)[fish].get(species, 0.0)
 
 
 def test_a_species_that_rarely_attacks_plainly_becomes_unlikely_after_plain_attacks():

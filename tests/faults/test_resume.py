@@ -5,8 +5,10 @@
   between), the same as ``hello``;
 - a socket that lost its channel-layer group (a Redis restart forgets every group while sockets
   stay open) still hears of its match, and of who comes and goes, by its process's recheck
-  (game/live/recheck.py): program sockets, JSON match sockets and pages alike.
+  (game/live/recheck.py): program sockets, JSON match sockets and pages alike, and a 三国 game's
+  page and program sockets.
 """
+import json
 import random
 
 import pytest
@@ -19,8 +21,14 @@ from game import services
 from game.games.aquawar.engine import project
 from game.models import Match, MatchEvent
 from game.live.groups import match_group
+from sanguo import services as sanguo_services
+from sanguo.live import game_group
 from tests.bots.helpers import program, random_command, take_seat
 from tests.game.helpers import GUEST_TEAMS, live_match, open_socket
+from tests.sanguo.helpers import started_game
+from tests.sanguo.test_programs import Program as SanguoProgram
+from tests.sanguo.test_services import a_submission
+from tests.sanguo.test_socket import open_game_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -105,10 +113,9 @@ async def test_join_with_a_bad_version_is_refused(host, guest, version):
         await socket.disconnect()
 
 
-async def forget_group(match_id):
+async def forget_group(group):
     """What a Redis restart does to a socket that stays open: its group membership is gone."""
     layer = get_channel_layer()
-    group = match_group(match_id)
     if hasattr(layer, "groups"):  # the in-memory layer
         layer.groups.pop(group, None)
     else:
@@ -135,7 +142,7 @@ async def test_a_socket_that_lost_its_group_still_hears_of_its_match(host, guest
         created = await take_seat(socket, {"type": "create"})
         snapshot = await socket.receive()
         assert snapshot["type"] == "snapshot" and snapshot["status"] == "open"
-        await forget_group(created["match"])
+        await forget_group(match_group(created["match"]))
         match = await database_sync_to_async(Match.objects.get)(pk=created["match"])
         await database_sync_to_async(services.join_match)(match, guest)
         state = await socket.receive_until(lambda f: f["type"] == "state")
@@ -146,7 +153,7 @@ async def test_a_socket_that_lost_its_group_still_hears_of_its_match(host, guest
 
 async def the_guest_picks_unrung(match, guest):
     """The match moves on while the host's socket is out of its group: its doorbell is lost."""
-    await forget_group(match.pk)
+    await forget_group(match_group(match.pk))
     await database_sync_to_async(services.apply_command)(match.pk, guest, "g", 0, GUEST_TEAMS[1])
 
 
@@ -200,6 +207,43 @@ async def test_with_the_recheck_off_a_lost_group_stays_deaf(host, guest, setting
         assert await socket.communicator.receive_nothing(timeout=1.0)
     finally:
         await socket.disconnect()
+
+
+async def a_sanguo_seat_moves_unrung(row, user, seat):
+    """A 三国 seat submits while its sockets are out of the game's group: their doorbell is lost."""
+    await forget_group(game_group(row.pk))
+    await database_sync_to_async(sanguo_services.command)(row.pk, user, "", a_submission(row, seat))
+
+
+@pytest.mark.parametrize("recheck", [0.2, 0], ids=["recheck", "control"])
+async def test_a_sanguo_page_socket_that_lost_its_group_still_hears_of_its_change(settings, recheck):
+    """The control, with the recheck off, stays deaf."""
+    settings.RECHECK_SECONDS = recheck
+    row, _gm, players = await database_sync_to_async(started_game)()
+    socket, connected = await open_game_socket(row.pk, players[0])
+    assert connected
+    try:
+        await a_sanguo_seat_moves_unrung(row, players[0], 0)
+        if recheck:
+            assert json.loads(await socket.receive_text()) == {"type": "changed"}
+        else:
+            assert await socket.communicator.receive_nothing(timeout=1.0)
+    finally:
+        await socket.disconnect()
+
+
+async def test_a_sanguo_program_that_lost_its_group_is_still_pushed_its_state(settings):
+    settings.RECHECK_SECONDS = 0.2
+    row, _gm, players = await database_sync_to_async(started_game)()
+    program = await SanguoProgram.open(players[0], row.pk)
+    try:
+        await program.send({"type": "hello"})
+        before = await program.until(lambda f: f["type"] == "state")
+        await a_sanguo_seat_moves_unrung(row, players[0], 0)
+        after = await program.until(lambda f: f["type"] == "state")
+        assert after["view"] != before["view"]
+    finally:
+        await program.disconnect()
 
 
 async def redis_is_down(*args, **kwargs):

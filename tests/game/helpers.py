@@ -45,6 +45,16 @@ def live_match(host, guest, *, private=False):
     return services.join_match(services.create_match(host, private=private), guest)
 
 
+def matches_in_each_status(host, guest):
+    """A waiting match, a private live one with the host's team picked, a finished one."""
+    waiting = services.create_match(host)
+    live = live_match(host, guest, private=True)
+    services.apply_command(live.pk, host, "h", 0, HOST_TEAMS[1])
+    over = live_match(host, guest)
+    services.resign(over, guest)
+    return waiting, live, over
+
+
 def tournament_match(host, guest, name="Spring cup"):
     """The match of round 1 of a round robin of ``host`` and ``guest``, started by the runner."""
     cup = tournament_services.create(

@@ -17,7 +17,7 @@ from game.history import imports
 from game import services
 from game.models import Match, MatchEvent
 
-from .helpers import GUEST_TEAMS, HOST_TEAMS, live_match, open_socket, tournament_match
+from .helpers import GUEST_TEAMS, HOST_TEAMS, live_match, matches_in_each_status, open_socket, tournament_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -259,11 +259,7 @@ def same_row(plain, fast):
 
 
 def test_the_shared_reads_find_what_the_orm_finds(host, guest):
-    waiting = services.create_match(host)
-    live = live_match(host, guest, private=True)
-    services.apply_command(live.pk, host, "h", 0, HOST_TEAMS[1])
-    over = live_match(host, guest)
-    services.resign(over, guest)
+    waiting, live, over = matches_in_each_status(host, guest)
     for match in (waiting, live, over):
         same_row(frames.load_match(match.pk), fanout.read_match(match.pk))
         fast = fanout.read_match(match.pk)

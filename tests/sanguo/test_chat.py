@@ -1,8 +1,9 @@
 """三国 chat: who is in which channel as the game goes on (the engine's knowledge, read again each
 time), that nobody reads a line of a channel they were not in when it was written — on any page, as
 any seat, spectator or the game master, at every checkpoint of a game played through the services —
-that refusals store nothing, that a line rings only its readers' sockets, and that everyone reads
-everything once the game is over."""
+that refusals store nothing, that a line rings only its readers' sockets, that everyone reads
+everything once the game is over, that a person's mutes (the match chat's) hide the muted person's
+lines from them alone, and that the public channel is open while the game recruits."""
 import json
 import re
 
@@ -11,6 +12,8 @@ from channels.db import database_sync_to_async
 from django.test import Client
 from django.urls import reverse
 
+from game.chat.models import ChatMute
+from game.chat import service as match_chat
 from game.errors import ServiceError
 from sanguo import chat, services
 from sanguo.models import Game, Message
@@ -198,7 +201,8 @@ def test_a_bad_line_is_refused_and_nothing_is_stored(clock, settings):
     assert Message.objects.get(text="later").channel == "public"
 
     waiting = services.create_game(gm, mode="standard")
-    refused("chat_not_started", waiting.pk, gm, "public", "too early")
+    refused("not_in_channel", waiting.pk, gm, "gm:0", "no seat has its channel yet")
+    refused("not_in_channel", waiting.pk, gm, "spectators", "only the public channel while recruiting")
     services.command(row.pk, gm, "", {"draw": {"reason": "stalemate"}})
     refused("game_over", row.pk, players[0], "public", "too late")
     refused("no_game", 10 ** 9, players[0], "public", "nowhere")
@@ -223,6 +227,51 @@ def test_the_page_posts_a_line_and_says_why_one_is_refused(clock):
     assert response.json() == {"ok": True} and Message.objects.filter(text="hi", channel="public").exists()
     assert Client().post(url, {"channel": "spectators", "text": "anonymous"}).status_code == 302
     assert not Message.objects.filter(text="anonymous").exists()
+
+
+@pytest.mark.django_db
+def test_a_mute_hides_the_muted_lines_from_the_one_who_muted_alone_and_holds_beside_matches(clock):
+    row, gm, players = started_game()
+    services.post_message(row.pk, players[1], "public", "noise from seat one")
+    services.post_message(row.pk, players[2], "public", "a word from seat two")
+    client = client_for(players[0])
+    html = page(client, row)
+    assert "noise from seat one" in html and 'aria-label="Mute p1"' in html and 'aria-label="Mute p0"' not in html
+    url = reverse("sanguo:chat_mute", args=[row.pk])
+    response = client.post(url, {"user": players[1].username, "chat": chat.ref(row.pk, "public")})
+    assert response["Location"].endswith(f"?chat={chat.ref(row.pk, 'public')}#sanguo-chat")
+    html = page(client, row)
+    assert "noise from seat one" not in html and "a word from seat two" in html
+    assert 'aria-label="Unmute p1"' in html
+    assert "noise from seat one" in page(client_for(players[2]), row)
+    assert "noise from seat one" in page(client_for(gm), row)
+    # The list is one with the match chat's: a mute made beside a match holds here, an unmute too.
+    match_chat.mute(players[0], players[2].username)
+    assert "a word from seat two" not in page(client, row)
+    client.post(url, {"user": players[1].username, "mute": "off"})
+    assert list(ChatMute.objects.filter(user=players[0]).values_list("muted__username", flat=True)) == ["p2"]
+    assert "noise from seat one" in page(client, row)
+    before = ChatMute.objects.count()
+    for bad in ({"user": players[0].username}, {"user": "no one"}, {"user": "nobody_here"}):
+        response = client.post(url, bad, follow=True)
+        assert response.status_code == 200 and 'class="message' in response.content.decode()
+    assert ChatMute.objects.count() == before
+    assert Client().post(url, {"user": players[1].username}).status_code == 302
+    assert ChatMute.objects.count() == before
+
+
+@pytest.mark.django_db
+def test_while_recruiting_sign_ups_the_game_master_and_onlookers_talk_in_public(clock):
+    gm, player, onlooker = people(3, "r")
+    row = services.create_game(gm, mode="standard")
+    services.sign_up(row.pk, player)
+    for who in (gm, player, onlooker):
+        services.post_message(row.pk, who, "public", f"hello from {who.username}")
+    for who in (gm, player, onlooker, None):
+        html = page(client_for(who) if who else Client(), row)
+        assert all(f"hello from {w.username}" in html for w in (gm, player, onlooker))
+        assert OPTION.findall(SWITCHER.search(html).group(1)) == [chat.ref(row.pk, "public")]
+    assert ("data-chat-form" in page(client_for(player), row)) and "data-chat-form" not in page(Client(), row)
 
 
 async def rang(socket):

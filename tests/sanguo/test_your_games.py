@@ -1,6 +1,7 @@
 """"Your games" lists the 三国 games that need the person now — a seat in a phase it has not acted
 in, a seat asked a choice, the game master (or co-GM) owing decisions — with the phase's deadline
-and a link to the game, and the header counts them; what another seat did never shows."""
+and a link to the game, and the header counts them; what another seat did never shows. The 三国
+notices (phase opened, an hour left, a choice asked) are listed among its new notices, each once."""
 import re
 
 import pytest
@@ -9,11 +10,12 @@ from django.urls import reverse
 from game import services as match_services
 from game.games.three_kingdoms import engine
 from game.time_controls import DAY
-from sanguo import services, waiting
+from notify.models import Notice, Preferences
+from sanguo import notices, services, waiting
 from sanguo.models import Game
 from tests.accounts import client_for
 
-from .helpers import clock, people, started_game  # noqa: F401
+from .helpers import DURATIONS, clock, people, started_game  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
@@ -112,3 +114,44 @@ def test_its_rows_take_their_place_among_the_matches_soonest_deadline_first(cloc
     order = re.findall(r'data-match="(\d+)"|(data-elsewhere)', html)
     assert [m or e for m, e in order] == [str(minute.pk), "data-elsewhere", str(day.pk)]
     assert COUNT.search(html).group(1) == "3"
+
+
+# Within the hour before night 1's deadline: the reminders are due.
+REMIND_AT = DURATIONS["night_action"] - 3600 + 1
+NOTICE = re.compile(r'<ul class="messages" data-notices>(.*?)</ul>', re.S)
+
+
+def notices_shown(user):
+    """The links and texts of the new notices on the person's "Your games" (each shown once)."""
+    html = client_for(user).get(PAGE).content.decode()
+    found = NOTICE.search(html)
+    return re.findall(r'<a href="([^"]+)"[^>]*>\s*(.*?)\s*</a>', found.group(1), re.S) if found else []
+
+
+def test_a_seats_notices_are_listed_among_its_new_notices_with_its_games_link_once(clock):
+    row, gm, players = started_game()
+    link = reverse("sanguo:game", args=[row.pk])
+    pending(row, {"key": 997, "kind": "offer", "for": 1})
+    notices.find()
+    assert notices_shown(players[0]) == [(link, "三国: a phase opened in which you may act")]
+    assert sorted(notices_shown(players[1])) == [(link, "三国: a phase opened in which you may act"),
+                                                 (link, "三国: you are asked for a choice")]
+    # Seen once shown, as a match's notices are; the game master is told nothing of the seats.
+    assert notices_shown(players[0]) == [] and notices_shown(gm) == []
+    assert not Notice.objects.filter(user__in=players[:2], seen=False).exists()
+    # Shown on the game's page first, it is not listed again.
+    clock.forward(REMIND_AT)
+    notices.find()
+    assert "data-sanguo-notice" in client_for(players[2]).get(link).content.decode()
+    assert notices_shown(players[2]) == []
+    # An hour before the deadline, the reminder, in the person's language.
+    chinese = client_for(players[0], HTTP_ACCEPT_LANGUAGE="zh-hans").get(PAGE).content.decode()
+    assert f'<a href="{link}" data-notice-kind="sanguo_deadline">三国:本阶段一小时后结束' in chinese
+
+
+def test_a_person_who_turned_the_sites_notices_off_is_shown_none(clock):
+    row, gm, players = started_game()
+    notices.find()
+    Preferences.objects.create(user=players[0], in_site=False)
+    assert notices_shown(players[0]) == []
+    assert Notice.objects.filter(user=players[0], seen=False).exists()

@@ -59,6 +59,22 @@ class WeightedKnowledge(Knowledge):
             weight *= share ** attacks * (1 - share) ** skills
         return weight
 
+    def marginals(self, rng, n):
+        """P(fish i is species s) over ``n`` unweighted joint draws, each counted by its weight
+        (self-normalised importance sampling): as sharp as ``n`` resampled draws, at an eighth of
+        their cost, which leaves the search its time."""
+        counts = [dict() for _ in self.foes]
+        total = 0.0
+        for _ in range(n):
+            draw = super().sample_identities(rng)
+            weight = self.weight(draw)
+            total += weight
+            for i, (species, _kind) in enumerate(draw):
+                counts[i][species] = counts[i].get(species, 0.0) + weight
+        if total <= 0:
+            return super().marginals(rng, n)
+        return [{s: w / total for s, w in row.items()} for row in counts]
+
     def sample_identities(self, rng):
         draws = [super(WeightedKnowledge, self).sample_identities(rng) for _ in range(self.candidates)]
         weights = [self.weight(d) for d in draws]

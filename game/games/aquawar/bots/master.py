@@ -42,7 +42,7 @@ class MasterBot(Bot):
     name = "master"
 
     def __init__(self, seconds=DEFAULT_SECONDS, iterations=None, clock=None, beam=10, plies=4,
-                 halve_every=4, assert_samples=200, trust=TRUST, hide=1.0):
+                 halve_every=4, assert_samples=200, trust=TRUST, hide=1.0, min_guess=MIN_GUESS):
         options = {"seconds": seconds, "iterations": iterations}
         self.budget = Budget(**options, clock=clock) if clock else Budget(**options)
         self.beam = beam
@@ -51,6 +51,7 @@ class MasterBot(Bot):
         self.assert_samples = assert_samples
         self.trust = trust
         self.hide = hide
+        self.min_guess = min_guess
         self.searched = 0  # worlds searched in the last decision (a diagnostic, never read back)
 
     def choose(self, player_view, projected_events, legal, player, rng):
@@ -68,7 +69,7 @@ class MasterBot(Bot):
             if seen["alive"] and not seen["revealed"]
         ]
         guesses = sorted(
-            ((p, target, species) for target in targets for species, p in marginals[target].items() if p >= MIN_GUESS),
+            ((p, target, species) for target in targets for species, p in marginals[target].items() if p >= self.min_guess),
             key=lambda guess: (-guess[0], guess[1], guess[2]),
         )[:MAX_GUESSES]
         if not guesses:

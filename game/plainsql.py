@@ -1,0 +1,169 @@
+"""The statements every command and every change's fan-out run, as plain SQL.
+
+Compiling a statement with the ORM costs several times what running it does (a command's five
+statements took about two thirds of its CPU in the service layer; docs/performance.md, "Load"), so
+the hot path writes its SQL once per process and database vendor, and reads rows back through the
+ORM's own value converters and ``Model.from_db``, so what it returns is what the ORM would.
+Everything else keeps using the ORM.
+"""
+import threading
+
+from django.db import DEFAULT_DB_ALIAS, connections
+
+from .models import BotSeat, Match, MatchEvent
+
+_local = threading.local()
+_sql = {}
+
+
+def _statement(connection, name, build):
+    key = (connection.vendor, name)
+    sql = _sql.get(key)
+    if sql is None:
+        sql = _sql[key] = build(connection.ops.quote_name)
+    return sql
+
+
+def columns(model, quote, alias=None):
+    """The model's concrete columns, in ``Model._meta.concrete_fields`` order, for a SELECT."""
+    prefix = f"{alias}." if alias else ""
+    return ", ".join(prefix + quote(field.column) for field in model._meta.concrete_fields)
+
+
+def _converters(model, connection):
+    """[(position, converters, column)] for ``model``'s columns, as the ORM's compiler finds them;
+    worked out once per thread and connection."""
+    cache = getattr(_local, "converters", None)
+    if cache is None:
+        cache = _local.converters = {}
+    cached = cache.get(model)
+    if cached is None or cached[0] is not connection:
+        found = []
+        for position, field in enumerate(model._meta.concrete_fields):
+            column = field.get_col(model._meta.db_table)
+            converters = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
+            if converters:
+                found.append((position, converters, column))
+        cached = cache[model] = (connection, found)
+    return cached[1]
+
+
+def from_row(model, row, connection):
+    """An instance of ``model`` from the first ``len(concrete_fields)`` values of ``row``, converted
+    as the ORM converts what it reads (e.g. text to JSON, SQLite's text to datetimes)."""
+    fields = model._meta.concrete_fields
+    values = list(row[: len(fields)])
+    for position, converters, column in _converters(model, connection):
+        for converter in converters:
+            values[position] = converter(values[position], column, connection)
+    return model.from_db(DEFAULT_DB_ALIAS, [field.attname for field in fields], values)
+
+
+def valid_match_id(connection, match_id):
+    """``match_id`` as an id the database may be asked for, else None (as the ORM answers an id out
+    of the column's range: no row, without asking the database, which would refuse it)."""
+    try:
+        match_id = int(match_id)
+    except (TypeError, ValueError):
+        return None
+    low, high = connection.ops.integer_field_range(Match._meta.pk.get_internal_type())
+    return match_id if low <= match_id <= high else None
+
+
+def locked_match(match_id):
+    """The match row, locked until the transaction ends (PostgreSQL; SQLite's transactions hold the
+    database's write lock from their first statement), or None. Call inside ``transaction.atomic``."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    match_id = valid_match_id(connection, match_id)
+    if match_id is None:
+        return None
+
+    def build(quote):
+        lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+        return (
+            f"SELECT {columns(Match, quote)} FROM {quote(Match._meta.db_table)}"
+            f" WHERE {quote(Match._meta.pk.column)} = %s{lock}"
+        )
+
+    with connection.cursor() as cursor:
+        cursor.execute(_statement(connection, "locked_match", build), [match_id])
+        row = cursor.fetchone()
+    return None if row is None else from_row(Match, row, connection)
+
+
+def earlier_version(match_id, seat, client_id):
+    """The version a command of ``seat`` with this ``client_id`` already made, else None."""
+    connection = connections[DEFAULT_DB_ALIAS]
+
+    def build(quote):
+        return (
+            f"SELECT {quote('version')} FROM {quote(MatchEvent._meta.db_table)}"
+            f" WHERE {quote('match_id')} = %s AND {quote('seat')} = %s AND {quote('client_id')} = %s"
+        )
+
+    with connection.cursor() as cursor:
+        cursor.execute(_statement(connection, "earlier_version", build), [match_id, seat, client_id])
+        row = cursor.fetchone()
+    return None if row is None else row[0]
+
+
+def _prepared(model, values, connection):
+    """``{field name: value}`` as the ORM would send each value to the database: [(column, value)]."""
+    prepared = []
+    for name, value in values.items():
+        field = model._meta.get_field(name)
+        prepared.append((field.column, field.get_db_prep_save(value, connection)))
+    return prepared
+
+
+def insert_event(values):
+    """Insert a ``MatchEvent`` row from ``{field name: value}`` (every field without a database
+    default must be there)."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    prepared = _prepared(MatchEvent, values, connection)
+    names = tuple(column for column, _ in prepared)
+
+    def build(quote):
+        return (
+            f"INSERT INTO {quote(MatchEvent._meta.db_table)} ({', '.join(quote(name) for name in names)})"
+            f" VALUES ({', '.join(['%s'] * len(names))})"
+        )
+
+    with connection.cursor() as cursor:
+        cursor.execute(_statement(connection, ("insert_event", names), build), [value for _, value in prepared])
+
+
+def update_match(match_id, values, version=None, status=None):
+    """Set the match's ``{field name: value}``; only where its version and status are still
+    ``version`` and ``status`` when given. Returns the number of rows changed (0 or 1)."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    prepared = _prepared(Match, values, connection)
+    names = tuple(column for column, _ in prepared)
+    conditions = tuple(name for name, wanted in (("version", version), ("status", status)) if wanted is not None)
+
+    def build(quote):
+        where = " AND ".join(f"{quote(name)} = %s" for name in (Match._meta.pk.column, *conditions))
+        return (
+            f"UPDATE {quote(Match._meta.db_table)} SET {', '.join(f'{quote(name)} = %s' for name in names)}"
+            f" WHERE {where}"
+        )
+
+    params = [value for _, value in prepared] + [match_id] + [value for value in (version, status) if value is not None]
+    with connection.cursor() as cursor:
+        cursor.execute(_statement(connection, ("update_match", names, conditions), build), params)
+        return cursor.rowcount
+
+
+def bot_seats(match_id):
+    """The match's ``BotSeat`` rows."""
+    connection = connections[DEFAULT_DB_ALIAS]
+
+    def build(quote):
+        return (
+            f"SELECT {columns(BotSeat, quote)} FROM {quote(BotSeat._meta.db_table)}"
+            f" WHERE {quote(BotSeat._meta.get_field('match').column)} = %s"
+        )
+
+    with connection.cursor() as cursor:
+        cursor.execute(_statement(connection, "bot_seats", build), [match_id])
+        return [from_row(BotSeat, row, connection) for row in cursor.fetchall()]

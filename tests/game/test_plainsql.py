@@ -1,0 +1,75 @@
+"""The command's statements as plain SQL (game/plainsql.py) read and write what the ORM would."""
+import pytest
+from django.utils import timezone
+
+from game import plainsql, services
+from game.models import BotSeat, Match, MatchEvent
+from game.programs import runner, seats
+
+from .helpers import HOST_TEAMS, live_match, matches_in_each_status
+
+pytestmark = pytest.mark.django_db
+
+
+def field_values(instance):
+    return [getattr(instance, field.attname) for field in type(instance)._meta.concrete_fields]
+
+
+def test_the_locked_read_finds_every_field_as_the_orm_does(host, guest):
+    waiting, live, over = matches_in_each_status(host, guest)
+    for match in (waiting, live, over):
+        assert field_values(plainsql.locked_match(match.pk)) == field_values(Match.objects.get(pk=match.pk))
+
+
+@pytest.mark.parametrize("match_id", [10**9, 2**63, -(2**63) - 1, "7x", None])
+def test_an_id_that_names_no_match_reads_nothing(match_id):
+    assert plainsql.locked_match(match_id) is None
+
+
+def test_the_duplicate_check_finds_the_version_of_the_same_seat_and_client_id_only(host, guest):
+    match = live_match(host, guest)
+    services.apply_command(match.pk, host, "pick-1", 0, HOST_TEAMS[1])
+    assert plainsql.earlier_version(match.pk, 0, "pick-1") == 1
+    assert plainsql.earlier_version(match.pk, 1, "pick-1") is None
+    assert plainsql.earlier_version(match.pk, 0, "pick-2") is None
+
+
+def test_an_inserted_event_reads_back_as_the_orm_stores_it(host, guest):
+    match = live_match(host, guest)
+    now = timezone.now()
+    command = {"assert": {"target": 2, "species": "sunfish"}, "text": "引号 \"quoted\""}
+    events = [{"type": "hp", "value": [1, 2.5, None]}]
+    plainsql.insert_event(
+        {"match": match.pk, "version": 7, "seat": 1, "client_id": "c", "command": command, "events": events,
+         "created": now}
+    )
+    stored = MatchEvent.objects.get(match=match, version=7)
+    assert (stored.seat, stored.client_id, stored.command, stored.events, stored.win_chance) == (
+        1, "c", command, events, None
+    )
+    assert stored.created == now
+
+
+def test_the_update_changes_the_match_only_at_the_version_and_status_it_was_read_at(host, guest):
+    match = live_match(host, guest)
+    now = timezone.now()
+    assert plainsql.update_match(match.pk, {"version": 5, "updated": now}, version=1, status=Match.Status.LIVE) == 0
+    assert plainsql.update_match(match.pk, {"version": 5}, version=0, status=Match.Status.FINISHED) == 0
+    assert Match.objects.get(pk=match.pk).version == 0
+    fields = {"version": 1, "state": {"phase": "x"}, "status": Match.Status.FINISHED, "winner": 1, "finished": now}
+    assert plainsql.update_match(match.pk, fields, version=0, status=Match.Status.LIVE) == 1
+    stored = Match.objects.get(pk=match.pk)
+    assert (stored.version, stored.state, stored.status, stored.winner, stored.finished) == (
+        1, {"phase": "x"}, "finished", 1, now
+    )
+
+
+def test_the_bot_seats_read_finds_what_the_orm_finds(guest, monkeypatch):
+    # Nobody moves for the computer meanwhile (its deadline is what is compared).
+    monkeypatch.setattr(seats, "wake", lambda match_id: None)
+    monkeypatch.setattr(runner, "wake", lambda match_id: None)
+    match = seats.start_vs_computer(guest, "random")
+    BotSeat.objects.filter(match=match).update(deadline=timezone.now())
+    expected = sorted(map(field_values, BotSeat.objects.filter(match=match)), key=repr)
+    assert expected and sorted(map(field_values, plainsql.bot_seats(match.pk)), key=repr) == expected
+    assert plainsql.bot_seats(10**9) == []

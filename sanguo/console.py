@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _, gettext_lazy
 from game.errors import ServiceError
 from game.games.three_kingdoms import engine
 
-from . import texts
+from . import services, texts
 from .models import Event
 from .services import clock
 
@@ -135,6 +135,7 @@ def context(row, view):
     state = view["internal"]
     return {"queue": queue(state), "decisions": decisions(state), "ledger": ledger(state), "rolls": rolls(row),
             "ids": range(1, len(state["slots"]) + 1), "countries": COUNTRIES,
+            "durations": [(phase, state["data"]["durations"].get(phase, 0) // 60) for phase in services.PHASES],
             "report": state["night_report"]}
 
 
@@ -173,9 +174,56 @@ def feedback_command(post):
     return {"feedback": {"id": _int(post.get("id"), _("Choose an ID.")), "text": post.get("text", "")}}
 
 
+def durations(post):
+    """Phase lengths from ``minutes_<phase>`` fields (empty: unchanged), in seconds, within the
+    site's bounds (``services.check_durations``)."""
+    out = {}
+    for phase in services.PHASES:
+        minutes = post.get(f"minutes_{phase}", "").strip()
+        if minutes:
+            try:
+                out[phase] = round(float(minutes) * 60)
+            except ValueError:
+                raise ServiceError("bad_durations", _("Each phase lasts from one minute to 14 days.")) from None
+    return services.check_durations(out)
+
+
+def _join(post):
+    """The join part: an 在野's ID and the country it joins, or ``none`` to cancel its joins."""
+    country = post.get("join_country", "")
+    if country not in (*COUNTRIES, "none"):
+        raise ServiceError("bad_command", _("Choose the country it joins, or none to cancel its joins."))
+    return {"id": _int(post["join_id"], _("Choose an ID.")), "country": None if country == "none" else country}
+
+
+def _roll(post):
+    """The rolls part: the server's next roll of a kind, fixed to an outcome of that kind's shape."""
+    kind, outcome = post.get("roll_kind", ""), post.get("roll_outcome", "").strip()
+    fixed = {"roll": kind}
+    if kind in ("伤判", "chance"):
+        fixed["id"] = _int(post.get("roll_id"), _("Choose the ID the roll is for."))
+    if post.get("roll_label", "").strip():
+        fixed["label"] = post["roll_label"].strip()
+    if kind == "伤判":
+        fixed["outcome"] = outcome
+    elif kind == "chance":
+        if outcome not in ("favourable", "unfavourable"):
+            raise ServiceError("bad_command", _("A judgement is fixed as favourable or unfavourable."))
+        fixed["outcome"] = outcome == "favourable"
+    elif kind == "pick":
+        fixed["outcome"] = [_int(i, _("Give the IDs picked as numbers, separated by commas."))
+                            for i in outcome.replace("，", ",").split(",") if i.strip()]
+    elif kind == "拼点":
+        fixed["outcome"] = _int(outcome, _("Give the winner's ID as a number."))
+    else:
+        raise ServiceError("bad_command", _("Choose the kind of roll."))
+    return [fixed]
+
+
 def override_command(post):
     """An override from its form: a reason (the engine requires one) and any of dropping a pending
-    decision, effects, a new deadline in minutes from now."""
+    decision, effects, a new deadline in minutes from now, phase lengths from the next phase, an
+    在野's join and a fixed roll. The engine checks every part before any applies."""
     body = {"reason": post.get("reason", "")}
     if post.get("drop"):
         body["drop"] = _int(post["drop"], _("Choose a decision."))
@@ -183,7 +231,24 @@ def override_command(post):
         body["effects"] = _effects(post["effects"])
     if post.get("minutes", "").strip():
         body["deadline"] = clock() + 60 * _int(post["minutes"], _("Give the minutes as a whole number."))
+    lengths = durations(post)
+    if lengths:
+        body["durations"] = lengths
+    if post.get("join_id"):
+        body["join"] = _join(post)
+    if post.get("roll_kind"):
+        body["rolls"] = _roll(post)
     return {"override": body}
+
+
+def zhao_yun_pool_command(post):
+    """R25: 残兵之首's draws inside or outside one country's 号票s, or uniform again."""
+    country = post.get("country", "")
+    if country not in (*COUNTRIES, ""):
+        raise ServiceError("bad_command", _("Choose a country, or none for uniform draws."))
+    if not country:
+        return {"zhao_yun_pool": {"country": None}}
+    return {"zhao_yun_pool": {"country": country, "inside": post.get("inside") != "outside"}}
 
 
 FORMS = {
@@ -195,6 +260,7 @@ FORMS = {
                                            "on": post.get("on") != "off"}},
     "draw": lambda post: {"draw": {"reason": post.get("reason", "")}},
     "override": override_command,
+    "zhao_yun_pool": zhao_yun_pool_command,
 }
 
 

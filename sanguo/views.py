@@ -40,18 +40,6 @@ def lobby(request):
     })
 
 
-def _durations(post):
-    durations = {}
-    for phase in services.PHASES:
-        minutes = post.get(f"minutes_{phase}", "").strip()
-        if minutes:
-            try:
-                durations[phase] = round(float(minutes) * 60)
-            except ValueError:
-                raise ServiceError("bad_durations", _("Each phase lasts from one minute to 14 days.")) from None
-    return durations
-
-
 @login_required
 @require_POST
 def create(request):
@@ -59,7 +47,7 @@ def create(request):
         characters = int(request.POST.get("characters") or 27)
         row = services.create_game(
             request.user, mode=request.POST.get("mode", ""), characters=characters,
-            durations=_durations(request.POST), private=bool(request.POST.get("private")),
+            durations=console.durations(request.POST), private=bool(request.POST.get("private")),
             title=request.POST.get("title", ""),
         )
     except (ServiceError, ValueError) as refused:

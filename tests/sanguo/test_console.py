@@ -172,6 +172,26 @@ def test_the_console_follows_the_engine_and_its_forms_answer_as_the_engine_propo
     ({"do": "preview", "what": "feedback", "id": "999", "text": "hi"}, "feedback takes an ID and a text"),
     ({"do": "share", "username": "nobody-here"}, "There is no account named nobody-here."),
     ({"do": "share", "username": ""}, "Nobody shares the console."),
+    ({"do": "override", "reason": "x", "minutes_day_vote": "0"}, "Each phase lasts from one minute to 14 days."),
+    ({"do": "override", "reason": "x", "minutes_day_vote": "soon"}, "Each phase lasts from one minute to 14 days."),
+    ({"do": "override", "reason": "x", "join_id": "1", "join_country": "秦"},
+     "Choose the country it joins, or none to cancel its joins."),
+    ({"do": "override", "reason": "x", "join_id": "x", "join_country": "魏"}, "Choose an ID."),
+    ({"do": "override", "reason": "x", "roll_kind": "伤判", "roll_id": "", "roll_outcome": "healed"},
+     "Choose the ID the roll is for."),
+    ({"do": "override", "reason": "x", "roll_kind": "伤判", "roll_id": "1", "roll_outcome": "fine"},
+     "伤判: an outcome of the wrong shape"),
+    ({"do": "override", "reason": "x", "roll_kind": "chance", "roll_id": "1", "roll_outcome": "maybe"},
+     "A judgement is fixed as favourable or unfavourable."),
+    ({"do": "override", "reason": "x", "roll_kind": "pick", "roll_outcome": "1, x"},
+     "Give the IDs picked as numbers, separated by commas."),
+    ({"do": "override", "reason": "x", "roll_kind": "pick", "roll_outcome": "99"}, "outcome must be an ID"),
+    ({"do": "override", "reason": "x", "roll_kind": "拼点", "roll_outcome": "x"}, "Give the winner's ID as a number."),
+    ({"do": "override", "reason": "x", "roll_kind": "dice", "roll_outcome": "1"}, "Choose the kind of roll."),
+    # A valid part does not apply when another is refused: the engine checks every part first.
+    ({"do": "override", "reason": "x", "minutes_day_vote": "30", "roll_kind": "拼点", "roll_outcome": "x"},
+     "Give the winner's ID as a number."),
+    ({"do": "zhao_yun_pool", "country": "秦"}, "Choose a country, or none for uniform draws."),
 ])
 def test_a_refused_console_form_says_why_and_changes_nothing(clock, data, message):
     row, gm, players = started_game()
@@ -200,6 +220,36 @@ def test_alliance_override_and_draw_forms_are_the_engines_commands(clock):
     post(client, row, {"do": "draw", "reason": "everyone agreed"})
     row.refresh_from_db()
     assert row.status == Game.Status.FINISHED and row.state["end_reason"] == "declared"
+
+
+def test_the_override_forms_durations_join_and_rolls_and_the_pool_form_are_the_engines_commands(clock):
+    row, gm, players = started_game()
+    client = client_for(gm)
+    free = next(s["id"] for s in row.state["slots"] if s["country"] is None and s["status"] == "normal")
+    joined = next(s["id"] for s in row.state["slots"] if s["country"] is not None)
+    response = post(client, row, {"do": "override", "reason": "x", "join_id": str(joined), "join_country": "魏"},
+                    follow=True)
+    assert "only an unjoined 在野 in play joins" in entities.unescape(response.content.decode())
+    post(client, row, {"do": "override", "reason": "slower days", "minutes_day_vote": "30", "join_id": str(free),
+                       "join_country": "蜀", "roll_kind": "chance", "roll_id": "3", "roll_label": "刺杀",
+                       "roll_outcome": "unfavourable"})
+    row.refresh_from_db()
+    assert row.state["data"]["durations"]["day_vote"] == 1800
+    assert {"id": free, "country": "蜀", "via": "天庭"}.items() <= row.state["joins"][-1].items()
+    assert row.state["fixed_rolls"] == [{"roll": "chance", "id": 3, "label": "刺杀", "outcome": False}]
+    post(client, row, {"do": "override", "reason": "undo", "join_id": str(free), "join_country": "none",
+                       "roll_kind": "pick", "roll_outcome": "1，4"})
+    row.refresh_from_db()
+    assert not [j for j in row.state["joins"] if j["id"] == free]
+    assert row.state["fixed_rolls"][-1] == {"roll": "pick", "outcome": [1, 4]}
+    post(client, row, {"do": "zhao_yun_pool", "country": "吴", "inside": "outside"})
+    row.refresh_from_db()
+    assert row.state["zhao_yun_pool"] == {"country": "吴", "inside": False}
+    post(client, row, {"do": "zhao_yun_pool", "country": ""})
+    row.refresh_from_db()
+    assert row.state["zhao_yun_pool"] is None
+    # The console's fields name the phases with their current lengths.
+    assert 'name="minutes_day_vote" inputmode="decimal" size="6" placeholder="30"' in page(client, row)
 
 
 def test_previews_show_what_the_audience_will_read_and_send_nothing(clock):

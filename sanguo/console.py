@@ -135,7 +135,8 @@ def context(row, view):
     state = view["internal"]
     return {"queue": queue(state), "decisions": decisions(state), "ledger": ledger(state), "rolls": rolls(row),
             "ids": range(1, len(state["slots"]) + 1), "countries": COUNTRIES,
-            "durations": [(phase, state["data"]["durations"].get(phase, 0) // 60) for phase in services.PHASES],
+            "durations": [(phase, texts.phase(phase), state["data"]["durations"].get(phase, 0) // 60)
+                          for phase in services.PHASES],
             "report": state["night_report"]}
 
 

@@ -135,6 +135,7 @@ def context(row, view):
     state = view["internal"]
     return {"queue": queue(state), "decisions": decisions(state), "ledger": ledger(state), "rolls": rolls(row),
             "ids": range(1, len(state["slots"]) + 1), "countries": COUNTRIES,
+            "effect_rows": range(EFFECT_ROWS), "effect_kinds": ROW_EFFECTS,
             "durations": [(phase, texts.phase(phase), state["data"]["durations"].get(phase, 0) // 60)
                           for phase in services.PHASES],
             "report": state["night_report"]}
@@ -221,6 +222,41 @@ def _roll(post):
     return [fixed]
 
 
+# Effects edited as rows (a kind, its IDs, its text), as many as the form shows; the nested
+# judgements (chance, pick) stay in the JSON list beside them.
+EFFECT_ROWS = 3
+ID_EFFECTS = ("wound", "kill", "leave", "heal", "outside", "back", "fail", "revive")
+ROW_EFFECTS = (*ID_EFFECTS, "recognise", "feedback", "announce", "identity", "luck")
+
+
+def effect_rows(post):
+    """The effects of the form's rows (``effect_kind_N``, ``effect_id_N``, ``effect_other_N``,
+    ``effect_text_N``, ``effect_mutual_N``) as the engine's list; an empty kind is no row."""
+    out = []
+    for n in range(EFFECT_ROWS):
+        kind = post.get(f"effect_kind_{n}", "")
+        if not kind:
+            continue
+        words = {"row": n + 1}
+        if kind not in ROW_EFFECTS:
+            raise ServiceError("bad_command", _("Effect %(row)s: choose its kind.") % words)
+        text = post.get(f"effect_text_{n}", "").strip()
+        if kind == "announce":
+            out.append({"announce": text})
+            continue
+        ident = _int(post.get(f"effect_id_{n}"), _("Effect %(row)s: choose its ID.") % words)
+        if kind in ID_EFFECTS:
+            out.append({kind: ident})
+        elif kind == "recognise":
+            known = _int(post.get(f"effect_other_{n}"), _("Effect %(row)s: choose the ID recognised.") % words)
+            out.append({"recognise": [ident, known], "mutual": post.get(f"effect_mutual_{n}") == "on"})
+        elif kind == "feedback":
+            out.append({"feedback": ident, "text": text})
+        else:
+            out.append({kind: [ident, text or None]})
+    return out
+
+
 def override_command(post):
     """An override from its form: a reason (the engine requires one) and any of dropping a pending
     decision, effects, a new deadline in minutes from now, phase lengths from the next phase, an
@@ -228,8 +264,11 @@ def override_command(post):
     body = {"reason": post.get("reason", "")}
     if post.get("drop"):
         body["drop"] = _int(post["drop"], _("Choose a decision."))
-    if post.get("effects", "").strip():
-        body["effects"] = _effects(post["effects"])
+    listed = _effects(post["effects"]) if post.get("effects", "").strip() else []
+    # Anything but a list is the engine's to refuse, with its message.
+    effects = effect_rows(post) + listed if isinstance(listed, list) else listed
+    if effects:
+        body["effects"] = effects
     if post.get("minutes", "").strip():
         body["deadline"] = clock() + 60 * _int(post["minutes"], _("Give the minutes as a whole number."))
     lengths = durations(post)

@@ -192,6 +192,16 @@ def test_the_console_follows_the_engine_and_its_forms_answer_as_the_engine_propo
     ({"do": "override", "reason": "x", "minutes_day_vote": "30", "roll_kind": "拼点", "roll_outcome": "x"},
      "Give the winner's ID as a number."),
     ({"do": "zhao_yun_pool", "country": "秦"}, "Choose a country, or none for uniform draws."),
+    ({"do": "override", "reason": "x", "effect_kind_0": "poison", "effect_id_0": "1"}, "Effect 1: choose its kind."),
+    ({"do": "override", "reason": "x", "effect_kind_1": "wound", "effect_id_1": ""}, "Effect 2: choose its ID."),
+    ({"do": "override", "reason": "x", "effect_kind_0": "recognise", "effect_id_0": "1"},
+     "Effect 1: choose the ID recognised."),
+    ({"do": "override", "reason": "x", "effect_kind_0": "identity", "effect_id_0": "1", "effect_text_0": "国王"},
+     "identity takes [ID, one of"),
+    ({"do": "override", "reason": "x", "effect_kind_0": "wound", "effect_id_0": "99"}, "99 is not an ID"),
+    # A valid row does not apply beside a refused JSON list.
+    ({"do": "override", "reason": "x", "effect_kind_0": "wound", "effect_id_0": "2", "effects": '[{"kill": 99}]'},
+     "99 is not an ID"),
 ])
 def test_a_refused_console_form_says_why_and_changes_nothing(clock, data, message):
     row, gm, players = started_game()
@@ -250,6 +260,28 @@ def test_the_override_forms_durations_join_and_rolls_and_the_pool_form_are_the_e
     assert row.state["zhao_yun_pool"] is None
     # The console's fields name the phases with their current lengths.
     assert 'name="minutes_day_vote" inputmode="decimal" size="6" placeholder="30"' in page(client, row)
+
+
+def test_the_overrides_effect_rows_are_the_engines_effects_in_their_order(clock):
+    row, gm, players = started_game()
+    own = next(s for s in row.state["slots"] if s["controller"] == 0)
+    other = next(s for s in row.state["slots"] if s["controller"] == 1)
+    post(client_for(gm), row, {
+        "do": "override", "reason": "ruling",
+        "effect_kind_0": "recognise", "effect_id_0": str(own["id"]), "effect_other_0": str(other["id"]),
+        "effect_mutual_0": "on",
+        "effect_kind_1": "feedback", "effect_id_1": str(own["id"]), "effect_text_1": "ROWFEEDBACK",
+        "effect_kind_2": "wound", "effect_id_2": str(other["id"]),
+        "effects": json.dumps([{"luck": [own["id"], "优"]}])})
+    row.refresh_from_db()
+    assert row.state["log"][-1]["kind"] == "override"
+    assert [own["id"], other["id"]] in row.state["recognition"] and [other["id"], own["id"]] in row.state["recognition"]
+    assert row.state["feedback"]["0"][-1]["text"] == "ROWFEEDBACK"
+    assert row.state["slots"][other["id"] - 1]["wound"] is not None
+    assert row.state["slots"][own["id"] - 1]["luck"] == "优"
+    assert records.make_record(row)["commands"][-1]["override"]["effects"] == [
+        {"recognise": [own["id"], other["id"]], "mutual": True}, {"feedback": own["id"], "text": "ROWFEEDBACK"},
+        {"wound": other["id"]}, {"luck": [own["id"], "优"]}]
 
 
 def test_previews_show_what_the_audience_will_read_and_send_nothing(clock):

@@ -1,4 +1,4 @@
-"""The game master's game data: the starter file.
+"""The game master's game data: the starter file, and a character's form on the recruiting page.
 
 The starter is the engine's defaults for the game (the seed's skills and identifications, each
 country's roster, this game's 在野 draw) as the ``setup`` command takes them, with ``notes``: what
@@ -8,6 +8,10 @@ the game master to read while filling in what it leaves open. ``notes`` is dropp
 import json
 from functools import cache
 from pathlib import Path
+
+from django.utils.translation import gettext as _
+
+from game.errors import ServiceError
 
 
 CHARACTERS = Path(__file__).resolve().parent / "data" / "characters.json"
@@ -29,3 +33,32 @@ def starter(state):
     data["notes"] = {name: mentions.get(name, []) for name in data["characters"] if mentions.get(name)}
     return data
 
+
+
+def character_forms(state):
+    """Each character's facts and successors as its form on the recruiting page shows them."""
+    data = state["data"]
+    return [{"name": name, "identity": facts.get("identity") or "", "rank": facts.get("rank") or "",
+             "evaluations": "、".join(facts.get("evaluations") or []),
+             "successors": "、".join(data["successors"].get(name, []))}
+            for name, facts in data["characters"].items()]
+
+
+def _names(text):
+    return [n.strip() for n in text.replace("，", "、").replace(",", "、").split("、") if n.strip()]
+
+
+def character_command(state, post):
+    """A character's form as the engine's ``setup``: its identity, rank and evaluations, and its
+    successors in the game's successors (the others kept). The engine judges every value; an empty
+    field is "none" (evaluations, successors) or "not confirmed" (identity, rank)."""
+    name = post.get("name", "")
+    if name not in state["data"]["characters"]:
+        raise ServiceError("bad_setup", _("Choose a character of this game."))
+    evaluations = _names(post.get("evaluations", ""))
+    facts = {"identity": post.get("identity", "").strip() or None, "rank": post.get("rank") or None,
+             "evaluations": evaluations or None}
+    successors = {k: v for k, v in state["data"]["successors"].items() if k != name}
+    if _names(post.get("successors", "")):
+        successors[name] = _names(post.get("successors", ""))
+    return {"setup": {"characters": {name: facts}, "successors": successors}}

@@ -124,6 +124,8 @@ def _render_game(request, row, preview=None):
     }
     if row.status == Game.Status.LIVE and isinstance(audience, int):
         context["player"] = _player(row, view, audience)
+    if audience == "gm" and row.status == Game.Status.RECRUITING:
+        context["character_forms"] = data.character_forms(row.state)
     if audience == "gm" and row.status == Game.Status.LIVE:
         context["console"] = dict(console.context(row, view), preview=preview, host=request.user.pk == row.gm_id)
     if row.status != Game.Status.CANCELLED:
@@ -197,6 +199,9 @@ def act(request, game_id):
             upload = request.FILES.get("file")
             text = upload.read().decode("utf-8", "replace") if upload else request.POST.get("data", "")
             services.import_game_data(game_id, user, text)
+        elif do == "character":
+            row = Game.objects.get(pk=game_id)
+            services.command(game_id, user, "", data.character_command(row.state, request.POST))
         elif do == "start":
             services.start(game_id, user)
         elif do == "cancel":

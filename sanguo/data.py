@@ -35,13 +35,36 @@ def starter(state):
 
 
 
+# A skill's timing classes, as the engine's game data names them (its ``setup`` judges them).
+TIMINGS = ("立刻", "预结算前", "全局", "结算前", "结算时", "结算后", "被动", "白天受伤判定", "白天行动投票")
+
+
 def character_forms(state):
-    """Each character's facts and successors as its form on the recruiting page shows them."""
+    """Each character's facts, successors and skills as its form on the recruiting page shows them."""
     data = state["data"]
     return [{"name": name, "identity": facts.get("identity") or "", "rank": facts.get("rank") or "",
              "evaluations": "、".join(facts.get("evaluations") or []),
-             "successors": "、".join(data["successors"].get(name, []))}
+             "successors": "、".join(data["successors"].get(name, [])),
+             "skills": [k for k in data["skills"] if k["owner"] == name]}
             for name, facts in data["characters"].items()]
+
+
+def _skill(post, key, kept):
+    """The skill of the form's fields ``skill_<field>_<key>``, over the one it edits (``kept``: its
+    effects and other parts stay as they are, and so does a field the post leaves out)."""
+    def field(part, default):
+        return post.get(f"skill_{part}_{key}", default)
+
+    name = field("name", kept.get("name", "")).strip()
+    if not name:
+        raise ServiceError("bad_setup", _("A skill needs a name (remove it instead)."))
+    try:
+        targets = int(field("targets", kept.get("targets", 0)) or 0)
+    except ValueError:
+        raise ServiceError("bad_setup", _("%(skill)s: give its targets as a number from 0 to 5.")
+                           % {"skill": name}) from None
+    return dict(kept, name=name, timing=field("timing", kept.get("timing", "")), targets=targets,
+                text=field("text", kept.get("text", "")).strip())
 
 
 def _names(text):
@@ -49,8 +72,9 @@ def _names(text):
 
 
 def character_command(state, post):
-    """A character's form as the engine's ``setup``: its identity, rank and evaluations, and its
-    successors in the game's successors (the others kept). The engine judges every value; an empty
+    """A character's form as the engine's ``setup``: its identity, rank and evaluations, its
+    successors in the game's successors and its skills in the game's skills (the others kept; a
+    skill's effects as they were). The engine judges every value; an empty
     field is "none" (evaluations, successors) or "not confirmed" (identity, rank)."""
     name = post.get("name", "")
     if name not in state["data"]["characters"]:
@@ -61,4 +85,14 @@ def character_command(state, post):
     successors = {k: v for k, v in state["data"]["successors"].items() if k != name}
     if _names(post.get("successors", "")):
         successors[name] = _names(post.get("successors", ""))
-    return {"setup": {"characters": {name: facts}, "successors": successors}}
+    skills, own = [], 0
+    for skill in state["data"]["skills"]:
+        if skill["owner"] != name:
+            skills.append(skill)
+            continue
+        if not post.get(f"skill_remove_{own}"):
+            skills.append(_skill(post, own, skill))
+        own += 1
+    if post.get("skill_name_new", "").strip():
+        skills.append(_skill(post, "new", {"owner": name}))
+    return {"setup": {"characters": {name: facts}, "successors": successors, "skills": skills}}

@@ -125,7 +125,7 @@ def _render_game(request, row, preview=None):
     if row.status == Game.Status.LIVE and isinstance(audience, int):
         context["player"] = _player(row, view, audience)
     if audience == "gm" and row.status == Game.Status.RECRUITING:
-        context["character_forms"] = data.character_forms(row.state)
+        context.update(character_forms=data.character_forms(row.state), timings=data.TIMINGS)
     if audience == "gm" and row.status == Game.Status.LIVE:
         context["console"] = dict(console.context(row, view), preview=preview, host=request.user.pk == row.gm_id)
     if row.status != Game.Status.CANCELLED:

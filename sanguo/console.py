@@ -15,6 +15,7 @@ from game.errors import ServiceError
 from game.games.three_kingdoms import engine
 
 from . import services, texts
+from .data import names as _names
 from .models import Event
 from .services import clock
 
@@ -135,7 +136,7 @@ def context(row, view):
     state = view["internal"]
     return {"queue": queue(state), "decisions": decisions(state), "ledger": ledger(state), "rolls": rolls(row),
             "ids": range(1, len(state["slots"]) + 1), "countries": COUNTRIES,
-            "effect_rows": range(EFFECT_ROWS), "effect_kinds": ROW_EFFECTS,
+            "effect_rows": range(EFFECT_ROWS), "effect_kinds": ROW_EFFECTS, "action_kinds": ACTION_KINDS,
             "durations": [(phase, texts.phase(phase), state["data"]["durations"].get(phase, 0) // 60)
                           for phase in services.PHASES],
             "report": state["night_report"]}
@@ -198,6 +199,15 @@ def _join(post):
     return {"id": _int(post["join_id"], _("Choose an ID.")), "country": None if country == "none" else country}
 
 
+def _optional_id(post, field):
+    return _int(post[field], _("Choose an ID.")) if post.get(field) else None
+
+
+def _id_list(post, field):
+    return [_int(i, _("Give the IDs as numbers, separated by commas."))
+            for i in post.get(field, "").replace("，", ",").split(",") if i.strip()]
+
+
 def _roll(post):
     """The rolls part: the server's next roll of a kind, fixed to an outcome of that kind's shape."""
     kind, outcome = post.get("roll_kind", ""), post.get("roll_outcome", "").strip()
@@ -213,8 +223,7 @@ def _roll(post):
             raise ServiceError("bad_command", _("A judgement is fixed as favourable or unfavourable."))
         fixed["outcome"] = outcome == "favourable"
     elif kind == "pick":
-        fixed["outcome"] = [_int(i, _("Give the IDs picked as numbers, separated by commas."))
-                            for i in outcome.replace("，", ",").split(",") if i.strip()]
+        fixed["outcome"] = _id_list(post, "roll_outcome")
     elif kind == "拼点":
         fixed["outcome"] = _int(outcome, _("Give the winner's ID as a number."))
     else:
@@ -257,10 +266,36 @@ def effect_rows(post):
     return out
 
 
+ACTION_KINDS = ("assassinate", "skill", "identify", "reassign", "request", "vote")
+
+
+def _action(post):
+    """The action part: an ID's action or ballot of a kind rewritten from the fields that kind
+    uses (IDs only), or withdrawn."""
+    kind = post.get("action_kind", "")
+    if kind not in ACTION_KINDS:
+        raise ServiceError("bad_command", _("Choose the kind of action."))
+    body = {"id": _int(post.get("action_id"), _("Choose an ID.")), "kind": kind}
+    index = _int(post.get("action_index") or "0", _("Give the identification's number as a whole number."))
+    if post.get("action_withdraw"):
+        return dict(body, set=None, **({"index": index} if kind == "identify" else {}))
+    value = {
+        "assassinate": lambda: {"target": _optional_id(post, "action_target")},
+        "vote": lambda: {"target": _optional_id(post, "action_target"), "follow": post.get("action_follow") or None},
+        "skill": lambda: {"skill": post.get("action_skill", "").strip(), "targets": _id_list(post, "action_targets")},
+        "identify": lambda: {"index": index, "targets": _id_list(post, "action_targets"),
+                             "names": _names(post.get("action_names", ""))},
+        "reassign": lambda: {"killer": _optional_id(post, "action_killer"),
+                             "target": _optional_id(post, "action_target")},
+        "request": lambda: {"country": post.get("action_country", "")},
+    }[kind]()
+    return dict(body, set=value)
+
+
 def override_command(post):
     """An override from its form: a reason (the engine requires one) and any of dropping a pending
     decision, effects, a new deadline in minutes from now, phase lengths from the next phase, an
-    在野's join and a fixed roll. The engine checks every part before any applies."""
+    在野's join, a fixed roll and an ID's action rewritten or withdrawn. The engine checks every part before any applies."""
     body = {"reason": post.get("reason", "")}
     if post.get("drop"):
         body["drop"] = _int(post["drop"], _("Choose a decision."))
@@ -278,6 +313,8 @@ def override_command(post):
         body["join"] = _join(post)
     if post.get("roll_kind"):
         body["rolls"] = _roll(post)
+    if post.get("action_id"):
+        body["action"] = _action(post)
     return {"override": body}
 
 

@@ -67,7 +67,8 @@ def _skill(post, key, kept):
                 text=field("text", kept.get("text", "")).strip())
 
 
-def _names(text):
+def names(text):
+    """Names (or words) separated by 、 or commas, as a form's field gives them."""
     return [n.strip() for n in text.replace("，", "、").replace(",", "、").split("、") if n.strip()]
 
 
@@ -79,12 +80,12 @@ def character_command(state, post):
     name = post.get("name", "")
     if name not in state["data"]["characters"]:
         raise ServiceError("bad_setup", _("Choose a character of this game."))
-    evaluations = _names(post.get("evaluations", ""))
+    evaluations = names(post.get("evaluations", ""))
     facts = {"identity": post.get("identity", "").strip() or None, "rank": post.get("rank") or None,
              "evaluations": evaluations or None}
     successors = {k: v for k, v in state["data"]["successors"].items() if k != name}
-    if _names(post.get("successors", "")):
-        successors[name] = _names(post.get("successors", ""))
+    if names(post.get("successors", "")):
+        successors[name] = names(post.get("successors", ""))
     skills, own = [], 0
     for skill in state["data"]["skills"]:
         if skill["owner"] != name:

@@ -184,7 +184,7 @@ def test_the_console_follows_the_engine_and_its_forms_answer_as_the_engine_propo
     ({"do": "override", "reason": "x", "roll_kind": "chance", "roll_id": "1", "roll_outcome": "maybe"},
      "A judgement is fixed as favourable or unfavourable."),
     ({"do": "override", "reason": "x", "roll_kind": "pick", "roll_outcome": "1, x"},
-     "Give the IDs picked as numbers, separated by commas."),
+     "Give the IDs as numbers, separated by commas."),
     ({"do": "override", "reason": "x", "roll_kind": "pick", "roll_outcome": "99"}, "outcome must be an ID"),
     ({"do": "override", "reason": "x", "roll_kind": "拼点", "roll_outcome": "x"}, "Give the winner's ID as a number."),
     ({"do": "override", "reason": "x", "roll_kind": "dice", "roll_outcome": "1"}, "Choose the kind of roll."),
@@ -192,6 +192,13 @@ def test_the_console_follows_the_engine_and_its_forms_answer_as_the_engine_propo
     ({"do": "override", "reason": "x", "minutes_day_vote": "30", "roll_kind": "拼点", "roll_outcome": "x"},
      "Give the winner's ID as a number."),
     ({"do": "zhao_yun_pool", "country": "秦"}, "Choose a country, or none for uniform draws."),
+    ({"do": "override", "reason": "x", "action_id": "1", "action_kind": "dance"}, "Choose the kind of action."),
+    ({"do": "override", "reason": "x", "action_id": "1", "action_kind": "skill", "action_skill": "无中生有",
+      "action_targets": "2"}, "has no active skill"),
+    ({"do": "override", "reason": "x", "action_id": "1", "action_kind": "skill", "action_targets": "2, x"},
+     "Give the IDs as numbers, separated by commas."),
+    ({"do": "override", "reason": "x", "action_id": "1", "action_kind": "identify", "action_index": "one"},
+     "Give the identification's number as a whole number."),
     ({"do": "override", "reason": "x", "effect_kind_0": "poison", "effect_id_0": "1"}, "Effect 1: choose its kind."),
     ({"do": "override", "reason": "x", "effect_kind_1": "wound", "effect_id_1": ""}, "Effect 2: choose its ID."),
     ({"do": "override", "reason": "x", "effect_kind_0": "recognise", "effect_id_0": "1"},
@@ -260,6 +267,21 @@ def test_the_override_forms_durations_join_and_rolls_and_the_pool_form_are_the_e
     assert row.state["zhao_yun_pool"] is None
     # The console's fields name the phases with their current lengths.
     assert 'name="minutes_day_vote" inputmode="decimal" size="6" placeholder="30"' in page(client, row)
+
+
+def test_the_overrides_action_form_rewrites_and_withdraws_an_ids_action(clock):
+    row, gm, players = started_game()
+    killer = next(s for s in row.state["slots"] if s["controller"] == 0 and s["identity"] == "杀手")
+    target = next(s for s in row.state["slots"] if s["controller"] == 1)
+    post(client_for(gm), row, {"do": "override", "reason": "lost submission", "action_id": str(killer["id"]),
+                               "action_kind": "assassinate", "action_target": str(target["id"])})
+    row.refresh_from_db()
+    entry = row.state["subs"][str(killer["id"])]["assassinate"]
+    assert entry["target"] == target["id"] and entry["by_gm"]
+    post(client_for(gm), row, {"do": "override", "reason": "withdrawn", "action_id": str(killer["id"]),
+                               "action_kind": "assassinate", "action_withdraw": "yes"})
+    row.refresh_from_db()
+    assert "assassinate" not in row.state["subs"].get(str(killer["id"]), {})
 
 
 def test_the_overrides_effect_rows_are_the_engines_effects_in_their_order(clock):

@@ -355,4 +355,8 @@ def replay(request, game_id):
         "seen": [texts.event(e, chosen) for e in seen], "phase_title": texts.phase_title(state["night"], state["phase"]),
         "previous": step - 1 if step > 1 else None, "next": step + 1 if step < len(steps) else None,
         "may_download": access.may_download(row, request.user), "invite": request.GET.get("invite", ""),
+        # The chat as the viewer may read it now (not as the chosen audience): their own channels
+        # while the game runs, every channel once it is over. Read only: lines are written on the
+        # game's page.
+        "chat": dict(chat.panel(row, own, request.user, request.GET.get("chat", "")), can_post=False),
     })

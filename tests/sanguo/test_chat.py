@@ -274,6 +274,26 @@ def test_while_recruiting_sign_ups_the_game_master_and_onlookers_talk_in_public(
     assert ("data-chat-form" in page(client_for(player), row)) and "data-chat-form" not in page(Client(), row)
 
 
+@pytest.mark.django_db
+def test_the_replay_shows_the_chat_its_viewer_may_read_now_and_no_box(clock):
+    row, gm, players = started_game()
+    services.post_message(row.pk, players[0], "gm:0", "seat zero to the GM")
+    services.post_message(row.pk, players[1], "public", "said to all")
+    replay = reverse("sanguo:replay", args=[row.pk])
+
+    def shown(user, channel):
+        html = (client_for(user) if user else Client()).get(replay, {"chat": chat.ref(row.pk, channel)}).content.decode()
+        assert "data-chat-form" not in html
+        return html
+
+    assert "seat zero to the GM" in shown(players[0], "gm:0") and "seat zero to the GM" in shown(gm, "gm:0")
+    for other in (players[1], None):
+        assert "seat zero to the GM" not in shown(other, "gm:0") and "said to all" in shown(other, "gm:0")
+    services.command(row.pk, gm, "", {"draw": {"reason": "over"}})
+    for anyone in (players[1], None):
+        assert "seat zero to the GM" in shown(anyone, "gm:0")
+
+
 async def rang(socket):
     return json.loads(await socket.receive_text()) == {"type": "changed"}
 

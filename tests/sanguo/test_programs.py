@@ -44,9 +44,11 @@ def canonical(value):
 QUITTING = {"suicide", "peace", "cancel"}
 
 
-# A random 27-seat game lasts from one night to eight or more, a minute and more over 27 sockets; a
-# night and a day have every kind of phase, after which the game master ends the game with a draw.
-NIGHTS = 1
+# The game's seed and the programs': a game that ends by the rules in a few nights (a random 27-seat
+# game lasts from one night to eight or more, a minute and more over 27 sockets).
+SEED = 25
+# Far more rounds than the game takes: one that does not end within them is a failure, not cut off.
+ROUNDS = 60
 
 
 class Program(RecordingSocket):
@@ -128,7 +130,8 @@ def in_order(received, possible):
     return all(any(view == candidate for candidate in rest) for view in received)
 
 
-async def test_27_programs_play_a_crowd_game_each_seeing_only_its_own_seat(clock):
+async def test_27_programs_play_a_crowd_game_to_its_end_each_seeing_only_its_own_seat(clock, monkeypatch):
+    monkeypatch.setattr(Game._meta.get_field("seed"), "_get_default", lambda: SEED)
     gm = await run(get_user_model().objects.create_user, "gm", password="x")
     row = await run(services.create_game, gm, mode="crowd", durations=DURATIONS)
     users = await run(people, 27)
@@ -142,11 +145,11 @@ async def test_27_programs_play_a_crowd_game_each_seeing_only_its_own_seat(clock
     row = await run(reload, row)
     seats = dict(await run(lambda: list(row.seats.values_list("user_id", "seat"))))
     seat_of = [seats[user.pk] for user in users]
-    rng = random.Random(25)
+    rng = random.Random(SEED)
     commands = 0
-    for _step in range(100):
+    for _round in range(ROUNDS):
         row = await run(reload, row)
-        if row.status != Game.Status.LIVE or row.state["night"] > NIGHTS:
+        if row.status != Game.Status.LIVE:
             break
         for program, seat in zip(programs, seat_of):
             # Each acts on what it was pushed, once it has been pushed what it may now see.
@@ -157,10 +160,10 @@ async def test_27_programs_play_a_crowd_game_each_seeing_only_its_own_seat(clock
         await run(answer_as_gm, row, gm)
         await run(run_to_deadline, row, clock)
         await run(answer_as_gm, row, gm)
-    if row.status == Game.Status.LIVE:
-        await run(services.command, row.pk, gm, "", {"draw": {"reason": "a night and a day are enough for a test"}})
     row = await run(reload, row)
     assert row.status == Game.Status.FINISHED and row.state["phase"] == "over"
+    # Ended by the rules (ruling 40): countries destroyed, not a draw declared or a peace agreed.
+    assert row.state["end_reason"] in ("conquest", "destroyed_together"), row.state["end_reason"]
     played = await run(lambda: Event.objects.filter(game=row).exclude(actor__in=("gm", "server")).count())
     assert played == commands > 27
     for program, seat in zip(programs, seat_of):

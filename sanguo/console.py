@@ -14,7 +14,8 @@ from django.utils.translation import gettext as _, gettext_lazy
 from game.errors import ServiceError
 from game.games.three_kingdoms import engine
 
-from . import data
+from . import services, texts
+from .data import names as _names
 from .models import Event
 from .services import clock
 
@@ -75,7 +76,7 @@ def queue(state):
             for one in entries:
                 timing = one.get("timing") or KIND_TIMINGS.get(kind, "")
                 locked = timing == "立刻" or int(key) in locked_ids or bool(one.get("by_gm"))
-                label = data.describe(kind, one) + (f" (#{one['index']})" if kind == "identify" else "")
+                label = texts.queued(kind, one)
                 rows.append({"seat": s["controller"], "id": s["id"], "character": _holder(s), "kind": kind,
                              "timing": timing, "at": _moment(one.get("at")), "seq": one.get("seq", 0),
                              "void": void.get((s["id"], kind)), "locked": locked, "label": label})
@@ -127,7 +128,7 @@ def rolls(row):
     made = []
     for events in Event.objects.filter(game=row, version__gte=row.phase_opened).order_by("version") \
             .values_list("events", flat=True):
-        made += [{k: v for k, v in e.items() if k not in ("type", "to")} for e in events if e.get("type") == "roll"]
+        made += [texts.roll(e) for e in events if e.get("type") == "roll"]
     return made
 
 
@@ -135,6 +136,9 @@ def context(row, view):
     state = view["internal"]
     return {"queue": queue(state), "decisions": decisions(state), "ledger": ledger(state), "rolls": rolls(row),
             "ids": range(1, len(state["slots"]) + 1), "countries": COUNTRIES,
+            "effect_rows": range(EFFECT_ROWS), "effect_kinds": ROW_EFFECTS, "action_kinds": ACTION_KINDS,
+            "durations": [(phase, texts.phase(phase), state["data"]["durations"].get(phase, 0) // 60)
+                          for phase in services.PHASES],
             "report": state["night_report"]}
 
 
@@ -173,17 +177,155 @@ def feedback_command(post):
     return {"feedback": {"id": _int(post.get("id"), _("Choose an ID.")), "text": post.get("text", "")}}
 
 
+def durations(post):
+    """Phase lengths from ``minutes_<phase>`` fields (empty: unchanged), in seconds, within the
+    site's bounds (``services.check_durations``)."""
+    out = {}
+    for phase in services.PHASES:
+        minutes = post.get(f"minutes_{phase}", "").strip()
+        if minutes:
+            try:
+                out[phase] = round(float(minutes) * 60)
+            except ValueError:
+                raise ServiceError("bad_durations", _("Each phase lasts from one minute to 14 days.")) from None
+    return services.check_durations(out)
+
+
+def _join(post):
+    """The join part: an 在野's ID and the country it joins, or ``none`` to cancel its joins."""
+    country = post.get("join_country", "")
+    if country not in (*COUNTRIES, "none"):
+        raise ServiceError("bad_command", _("Choose the country it joins, or none to cancel its joins."))
+    return {"id": _int(post["join_id"], _("Choose an ID.")), "country": None if country == "none" else country}
+
+
+def _optional_id(post, field):
+    return _int(post[field], _("Choose an ID.")) if post.get(field) else None
+
+
+def _id_list(post, field):
+    return [_int(i, _("Give the IDs as numbers, separated by commas."))
+            for i in post.get(field, "").replace("，", ",").split(",") if i.strip()]
+
+
+def _roll(post):
+    """The rolls part: the server's next roll of a kind, fixed to an outcome of that kind's shape."""
+    kind, outcome = post.get("roll_kind", ""), post.get("roll_outcome", "").strip()
+    fixed = {"roll": kind}
+    if kind in ("伤判", "chance"):
+        fixed["id"] = _int(post.get("roll_id"), _("Choose the ID the roll is for."))
+    if post.get("roll_label", "").strip():
+        fixed["label"] = post["roll_label"].strip()
+    if kind == "伤判":
+        fixed["outcome"] = outcome
+    elif kind == "chance":
+        if outcome not in ("favourable", "unfavourable"):
+            raise ServiceError("bad_command", _("A judgement is fixed as favourable or unfavourable."))
+        fixed["outcome"] = outcome == "favourable"
+    elif kind == "pick":
+        fixed["outcome"] = _id_list(post, "roll_outcome")
+    elif kind == "拼点":
+        fixed["outcome"] = _int(outcome, _("Give the winner's ID as a number."))
+    else:
+        raise ServiceError("bad_command", _("Choose the kind of roll."))
+    return [fixed]
+
+
+# Effects edited as rows (a kind, its IDs, its text), as many as the form shows; the nested
+# judgements (chance, pick) stay in the JSON list beside them.
+EFFECT_ROWS = 3
+ID_EFFECTS = ("wound", "kill", "leave", "heal", "outside", "back", "fail", "revive")
+ROW_EFFECTS = (*ID_EFFECTS, "recognise", "feedback", "announce", "identity", "luck")
+
+
+def effect_rows(post):
+    """The effects of the form's rows (``effect_kind_N``, ``effect_id_N``, ``effect_other_N``,
+    ``effect_text_N``, ``effect_mutual_N``) as the engine's list; an empty kind is no row."""
+    out = []
+    for n in range(EFFECT_ROWS):
+        kind = post.get(f"effect_kind_{n}", "")
+        if not kind:
+            continue
+        words = {"row": n + 1}
+        if kind not in ROW_EFFECTS:
+            raise ServiceError("bad_command", _("Effect %(row)s: choose its kind.") % words)
+        text = post.get(f"effect_text_{n}", "").strip()
+        if kind == "announce":
+            out.append({"announce": text})
+            continue
+        ident = _int(post.get(f"effect_id_{n}"), _("Effect %(row)s: choose its ID.") % words)
+        if kind in ID_EFFECTS:
+            out.append({kind: ident})
+        elif kind == "recognise":
+            known = _int(post.get(f"effect_other_{n}"), _("Effect %(row)s: choose the ID recognised.") % words)
+            out.append({"recognise": [ident, known], "mutual": post.get(f"effect_mutual_{n}") == "on"})
+        elif kind == "feedback":
+            out.append({"feedback": ident, "text": text})
+        else:
+            out.append({kind: [ident, text or None]})
+    return out
+
+
+ACTION_KINDS = ("assassinate", "skill", "identify", "reassign", "request", "vote")
+
+
+def _action(post):
+    """The action part: an ID's action or ballot of a kind rewritten from the fields that kind
+    uses (IDs only), or withdrawn."""
+    kind = post.get("action_kind", "")
+    if kind not in ACTION_KINDS:
+        raise ServiceError("bad_command", _("Choose the kind of action."))
+    body = {"id": _int(post.get("action_id"), _("Choose an ID.")), "kind": kind}
+    index = _int(post.get("action_index") or "0", _("Give the identification's number as a whole number."))
+    if post.get("action_withdraw"):
+        return dict(body, set=None, **({"index": index} if kind == "identify" else {}))
+    value = {
+        "assassinate": lambda: {"target": _optional_id(post, "action_target")},
+        "vote": lambda: {"target": _optional_id(post, "action_target"), "follow": post.get("action_follow") or None},
+        "skill": lambda: {"skill": post.get("action_skill", "").strip(), "targets": _id_list(post, "action_targets")},
+        "identify": lambda: {"index": index, "targets": _id_list(post, "action_targets"),
+                             "names": _names(post.get("action_names", ""))},
+        "reassign": lambda: {"killer": _optional_id(post, "action_killer"),
+                             "target": _optional_id(post, "action_target")},
+        "request": lambda: {"country": post.get("action_country", "")},
+    }[kind]()
+    return dict(body, set=value)
+
+
 def override_command(post):
     """An override from its form: a reason (the engine requires one) and any of dropping a pending
-    decision, effects, a new deadline in minutes from now."""
+    decision, effects, a new deadline in minutes from now, phase lengths from the next phase, an
+    在野's join, a fixed roll and an ID's action rewritten or withdrawn. The engine checks every part before any applies."""
     body = {"reason": post.get("reason", "")}
     if post.get("drop"):
         body["drop"] = _int(post["drop"], _("Choose a decision."))
-    if post.get("effects", "").strip():
-        body["effects"] = _effects(post["effects"])
+    listed = _effects(post["effects"]) if post.get("effects", "").strip() else []
+    # Anything but a list is the engine's to refuse, with its message.
+    effects = effect_rows(post) + listed if isinstance(listed, list) else listed
+    if effects:
+        body["effects"] = effects
     if post.get("minutes", "").strip():
         body["deadline"] = clock() + 60 * _int(post["minutes"], _("Give the minutes as a whole number."))
+    lengths = durations(post)
+    if lengths:
+        body["durations"] = lengths
+    if post.get("join_id"):
+        body["join"] = _join(post)
+    if post.get("roll_kind"):
+        body["rolls"] = _roll(post)
+    if post.get("action_id"):
+        body["action"] = _action(post)
     return {"override": body}
+
+
+def zhao_yun_pool_command(post):
+    """R25: 残兵之首's draws inside or outside one country's 号票s, or uniform again."""
+    country = post.get("country", "")
+    if country not in (*COUNTRIES, ""):
+        raise ServiceError("bad_command", _("Choose a country, or none for uniform draws."))
+    if not country:
+        return {"zhao_yun_pool": {"country": None}}
+    return {"zhao_yun_pool": {"country": country, "inside": post.get("inside") != "outside"}}
 
 
 FORMS = {
@@ -195,6 +337,7 @@ FORMS = {
                                            "on": post.get("on") != "off"}},
     "draw": lambda post: {"draw": {"reason": post.get("reason", "")}},
     "override": override_command,
+    "zhao_yun_pool": zhao_yun_pool_command,
 }
 
 

@@ -138,6 +138,15 @@ def _named(entry):
     return words + (" · " + "、".join(entry["names"]) if entry.get("names") else "")
 
 
+def queued(kind, entry):
+    """A submission in the 天庭 console's queue, in the player's page's words."""
+    if kind == "vote":
+        return _("投票: %(ballot)s") % {"ballot": choice_label("vote", entry)}
+    if kind == "identify":
+        return submission({"action": "identify", str(entry["index"]): entry})
+    return submission(dict(entry, action=kind))
+
+
 def submission(sub):
     """One of the seat's own submissions this phase, as a sentence."""
     action = sub.get("action", "")
@@ -205,8 +214,33 @@ def _ballots(e):
     return _("Vote %(vote)s's ballots: %(ballots)s.") % {"vote": e.get("vote"), "ballots": ballot_list(e["ballots"])}
 
 
+def roll(e):
+    """One of the server's rolls (the game master's to see) as a sentence: a 伤判, a judgement, a
+    draw or a 拼点, and whether luck or the game master decided it."""
+    label = e.get("kind", "")
+    if "odds" in e:
+        k, n = e["odds"]
+        words = (_("%(label)s: a %(k)s-in-%(n)s judgement for %(id)s against %(against)s") if e.get("against") else
+                 _("%(label)s: a %(k)s-in-%(n)s judgement for %(id)s")) % {
+            "label": label, "k": k, "n": n, "id": _id(e["id"]), "against": _id(e.get("against"))}
+        words += ": " + (_("favourable") if e["favourable"] else _("unfavourable"))
+    elif "among" in e:
+        words = (_("%(label)s: %(count)s drawn among %(among)s for protection: %(picked)s") if e["good"] else
+                 _("%(label)s: %(count)s drawn among %(among)s for harm: %(picked)s")) % {
+            "label": label, "count": e["count"], "among": _ids(e["among"]), "picked": _ids(e["picked"])}
+    elif "ids" in e:
+        words = _("拼点 among %(ids)s: %(winner)s wins") % {"ids": _ids(e["ids"]), "winner": _id(e["winner"])}
+    else:
+        words = _("伤判 for %(id)s (roll %(roll)s): %(outcome)s") % {
+            "id": _id(e["id"]), "roll": e.get("roll"), "outcome": outcome(e["outcome"])}
+    if e.get("fixed_by_gm"):
+        return words + _(" (fixed by the game master)")
+    return words + (_(" (decided by luck)") if e.get("decided_by_luck") else "")
+
+
 EVENTS = {
     "submitted": _submitted,
+    "roll": roll,
     "cancelled": lambda e: _("You withdrew %(character)s's %(action)s.") % {
         "character": e.get("character", ""), "action": ACTIONS.get(e.get("action"), e.get("action"))},
     "phase": lambda e: _("%(title)s began.") % {"title": phase_title(e["night"], e["phase"])},

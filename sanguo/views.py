@@ -40,18 +40,6 @@ def lobby(request):
     })
 
 
-def _durations(post):
-    durations = {}
-    for phase in services.PHASES:
-        minutes = post.get(f"minutes_{phase}", "").strip()
-        if minutes:
-            try:
-                durations[phase] = round(float(minutes) * 60)
-            except ValueError:
-                raise ServiceError("bad_durations", _("Each phase lasts from one minute to 14 days.")) from None
-    return durations
-
-
 @login_required
 @require_POST
 def create(request):
@@ -59,7 +47,7 @@ def create(request):
         characters = int(request.POST.get("characters") or 27)
         row = services.create_game(
             request.user, mode=request.POST.get("mode", ""), characters=characters,
-            durations=_durations(request.POST), private=bool(request.POST.get("private")),
+            durations=console.durations(request.POST), private=bool(request.POST.get("private")),
             title=request.POST.get("title", ""),
         )
     except (ServiceError, ValueError) as refused:
@@ -136,6 +124,8 @@ def _render_game(request, row, preview=None):
     }
     if row.status == Game.Status.LIVE and isinstance(audience, int):
         context["player"] = _player(row, view, audience)
+    if audience == "gm" and row.status == Game.Status.RECRUITING:
+        context.update(character_forms=data.character_forms(row.state), timings=data.TIMINGS)
     if audience == "gm" and row.status == Game.Status.LIVE:
         context["console"] = dict(console.context(row, view), preview=preview, host=request.user.pk == row.gm_id)
     if row.status != Game.Status.CANCELLED:
@@ -209,6 +199,9 @@ def act(request, game_id):
             upload = request.FILES.get("file")
             text = upload.read().decode("utf-8", "replace") if upload else request.POST.get("data", "")
             services.import_game_data(game_id, user, text)
+        elif do == "character":
+            row = Game.objects.get(pk=game_id)
+            services.command(game_id, user, "", data.character_command(row.state, request.POST))
         elif do == "start":
             services.start(game_id, user)
         elif do == "cancel":

@@ -73,6 +73,8 @@ def test_a_gm_and_three_players_play_one_night_and_one_day(browser, live_server_
         page.wait_for_selector("#sanguo-recruiting button[value=leave]")
         players.append(page)
     gm.reload()
+    # The characters' data forms open, so the audit and the screenshot cover them.
+    gm.click("[data-character-forms] summary")
     ui.shoot(gm, screenshot_dir, "sanguo-recruiting-gm")
     gm.click("#sanguo-recruiting button[value=randomise]")
     gm.click("#sanguo-recruiting button[value=start]")

@@ -13,8 +13,8 @@ from django.urls import reverse
 
 from game.games.three_kingdoms import engine
 from game.games.three_kingdoms.engine.records.randomplay import random_setup
-from sanguo import records, services
-from sanguo.models import Game
+from sanguo import records, services, texts
+from sanguo.models import Event, Game
 from tests.accounts import client_for
 
 from .helpers import DURATIONS, clock, people, started_game  # noqa: F401
@@ -79,6 +79,11 @@ def check_console(html, state):
     count = sum(len(entry) if kind == "identify" else 1
                 for subs in state["subs"].values() for kind, entry in subs.items())
     assert html.count("data-queue=") == count
+    # Each submission in the player's page's words (texts.queued), never in the engine's fields.
+    for subs in state["subs"].values():
+        for kind, entry in subs.items():
+            for one in ([dict(e, index=int(i)) for i, e in entry.items()] if kind == "identify" else [entry]):
+                assert entities.escape(texts.queued(kind, one)) in html, (kind, one)
     pending = [str(d["key"]) for d in state["pending"] if d["for"] == "gm"]
     assert re.findall(r'data-decision="(\d+)"', html) == pending
     for d in state["pending"]:
@@ -100,6 +105,15 @@ def check_console(html, state):
         assert "data-ledger" not in html
 
 
+def check_rolls(html, row):
+    """The rolls made since the phase opened are listed in words (texts.roll); how many there were."""
+    made = [e for events in Event.objects.filter(game=row, version__gte=row.phase_opened).values_list("events", flat=True)
+            for e in events if e.get("type") == "roll"]
+    listed = re.findall(r"<li>([^<]*)</li>", html.split('class="console-rolls">')[1].split("</ul>")[0]) if made else []
+    assert listed == [entities.escape(texts.roll(e)) for e in made]
+    return len(made)
+
+
 def play_through_the_console(row, gm, players, clock, seen):
     """Random submissions, every GM decision answered by posting its console form as it comes, the
     console checked against the engine's state at every step."""
@@ -119,6 +133,7 @@ def play_through_the_console(row, gm, players, clock, seen):
             check_console(html, row.state)
             seen["ledger"] += "data-ledger" in html
             seen["queue"] += "data-queue" in html
+            seen["roll"] += check_rolls(html, row)
             pending = [d for d in row.state["pending"] if d["for"] == "gm"]
             if not pending:
                 break
@@ -136,7 +151,7 @@ def play_through_the_console(row, gm, players, clock, seen):
 
 
 def test_the_console_follows_the_engine_and_its_forms_answer_as_the_engine_proposes(clock, monkeypatch):
-    seen = {"ledger": 0, "decision": 0, "queue": 0, "order": 0, "defence": 0}
+    seen = {"ledger": 0, "decision": 0, "queue": 0, "order": 0, "defence": 0, "roll": 0}
     for seed in SEEDS:
         play_through_the_console(*game_with_skills(monkeypatch, "nine", seed), clock, seen)
     assert all(seen.values()), seen
@@ -157,6 +172,43 @@ def test_the_console_follows_the_engine_and_its_forms_answer_as_the_engine_propo
     ({"do": "preview", "what": "feedback", "id": "999", "text": "hi"}, "feedback takes an ID and a text"),
     ({"do": "share", "username": "nobody-here"}, "There is no account named nobody-here."),
     ({"do": "share", "username": ""}, "Nobody shares the console."),
+    ({"do": "override", "reason": "x", "minutes_day_vote": "0"}, "Each phase lasts from one minute to 14 days."),
+    ({"do": "override", "reason": "x", "minutes_day_vote": "soon"}, "Each phase lasts from one minute to 14 days."),
+    ({"do": "override", "reason": "x", "join_id": "1", "join_country": "秦"},
+     "Choose the country it joins, or none to cancel its joins."),
+    ({"do": "override", "reason": "x", "join_id": "x", "join_country": "魏"}, "Choose an ID."),
+    ({"do": "override", "reason": "x", "roll_kind": "伤判", "roll_id": "", "roll_outcome": "healed"},
+     "Choose the ID the roll is for."),
+    ({"do": "override", "reason": "x", "roll_kind": "伤判", "roll_id": "1", "roll_outcome": "fine"},
+     "伤判: an outcome of the wrong shape"),
+    ({"do": "override", "reason": "x", "roll_kind": "chance", "roll_id": "1", "roll_outcome": "maybe"},
+     "A judgement is fixed as favourable or unfavourable."),
+    ({"do": "override", "reason": "x", "roll_kind": "pick", "roll_outcome": "1, x"},
+     "Give the IDs as numbers, separated by commas."),
+    ({"do": "override", "reason": "x", "roll_kind": "pick", "roll_outcome": "99"}, "outcome must be an ID"),
+    ({"do": "override", "reason": "x", "roll_kind": "拼点", "roll_outcome": "x"}, "Give the winner's ID as a number."),
+    ({"do": "override", "reason": "x", "roll_kind": "dice", "roll_outcome": "1"}, "Choose the kind of roll."),
+    # A valid part does not apply when another is refused: the engine checks every part first.
+    ({"do": "override", "reason": "x", "minutes_day_vote": "30", "roll_kind": "拼点", "roll_outcome": "x"},
+     "Give the winner's ID as a number."),
+    ({"do": "zhao_yun_pool", "country": "秦"}, "Choose a country, or none for uniform draws."),
+    ({"do": "override", "reason": "x", "action_id": "1", "action_kind": "dance"}, "Choose the kind of action."),
+    ({"do": "override", "reason": "x", "action_id": "1", "action_kind": "skill", "action_skill": "无中生有",
+      "action_targets": "2"}, "has no active skill"),
+    ({"do": "override", "reason": "x", "action_id": "1", "action_kind": "skill", "action_targets": "2, x"},
+     "Give the IDs as numbers, separated by commas."),
+    ({"do": "override", "reason": "x", "action_id": "1", "action_kind": "identify", "action_index": "one"},
+     "Give the identification's number as a whole number."),
+    ({"do": "override", "reason": "x", "effect_kind_0": "poison", "effect_id_0": "1"}, "Effect 1: choose its kind."),
+    ({"do": "override", "reason": "x", "effect_kind_1": "wound", "effect_id_1": ""}, "Effect 2: choose its ID."),
+    ({"do": "override", "reason": "x", "effect_kind_0": "recognise", "effect_id_0": "1"},
+     "Effect 1: choose the ID recognised."),
+    ({"do": "override", "reason": "x", "effect_kind_0": "identity", "effect_id_0": "1", "effect_text_0": "国王"},
+     "identity takes [ID, one of"),
+    ({"do": "override", "reason": "x", "effect_kind_0": "wound", "effect_id_0": "99"}, "99 is not an ID"),
+    # A valid row does not apply beside a refused JSON list.
+    ({"do": "override", "reason": "x", "effect_kind_0": "wound", "effect_id_0": "2", "effects": '[{"kill": 99}]'},
+     "99 is not an ID"),
 ])
 def test_a_refused_console_form_says_why_and_changes_nothing(clock, data, message):
     row, gm, players = started_game()
@@ -185,6 +237,73 @@ def test_alliance_override_and_draw_forms_are_the_engines_commands(clock):
     post(client, row, {"do": "draw", "reason": "everyone agreed"})
     row.refresh_from_db()
     assert row.status == Game.Status.FINISHED and row.state["end_reason"] == "declared"
+
+
+def test_the_override_forms_durations_join_and_rolls_and_the_pool_form_are_the_engines_commands(clock):
+    row, gm, players = started_game()
+    client = client_for(gm)
+    free = next(s["id"] for s in row.state["slots"] if s["country"] is None and s["status"] == "normal")
+    joined = next(s["id"] for s in row.state["slots"] if s["country"] is not None)
+    response = post(client, row, {"do": "override", "reason": "x", "join_id": str(joined), "join_country": "魏"},
+                    follow=True)
+    assert "only an unjoined 在野 in play joins" in entities.unescape(response.content.decode())
+    post(client, row, {"do": "override", "reason": "slower days", "minutes_day_vote": "30", "join_id": str(free),
+                       "join_country": "蜀", "roll_kind": "chance", "roll_id": "3", "roll_label": "刺杀",
+                       "roll_outcome": "unfavourable"})
+    row.refresh_from_db()
+    assert row.state["data"]["durations"]["day_vote"] == 1800
+    assert {"id": free, "country": "蜀", "via": "天庭"}.items() <= row.state["joins"][-1].items()
+    assert row.state["fixed_rolls"] == [{"roll": "chance", "id": 3, "label": "刺杀", "outcome": False}]
+    post(client, row, {"do": "override", "reason": "undo", "join_id": str(free), "join_country": "none",
+                       "roll_kind": "pick", "roll_outcome": "1，4"})
+    row.refresh_from_db()
+    assert not [j for j in row.state["joins"] if j["id"] == free]
+    assert row.state["fixed_rolls"][-1] == {"roll": "pick", "outcome": [1, 4]}
+    post(client, row, {"do": "zhao_yun_pool", "country": "吴", "inside": "outside"})
+    row.refresh_from_db()
+    assert row.state["zhao_yun_pool"] == {"country": "吴", "inside": False}
+    post(client, row, {"do": "zhao_yun_pool", "country": ""})
+    row.refresh_from_db()
+    assert row.state["zhao_yun_pool"] is None
+    # The console's fields name the phases with their current lengths.
+    assert 'name="minutes_day_vote" inputmode="decimal" size="6" placeholder="30"' in page(client, row)
+
+
+def test_the_overrides_action_form_rewrites_and_withdraws_an_ids_action(clock):
+    row, gm, players = started_game()
+    killer = next(s for s in row.state["slots"] if s["controller"] == 0 and s["identity"] == "杀手")
+    target = next(s for s in row.state["slots"] if s["controller"] == 1)
+    post(client_for(gm), row, {"do": "override", "reason": "lost submission", "action_id": str(killer["id"]),
+                               "action_kind": "assassinate", "action_target": str(target["id"])})
+    row.refresh_from_db()
+    entry = row.state["subs"][str(killer["id"])]["assassinate"]
+    assert entry["target"] == target["id"] and entry["by_gm"]
+    post(client_for(gm), row, {"do": "override", "reason": "withdrawn", "action_id": str(killer["id"]),
+                               "action_kind": "assassinate", "action_withdraw": "yes"})
+    row.refresh_from_db()
+    assert "assassinate" not in row.state["subs"].get(str(killer["id"]), {})
+
+
+def test_the_overrides_effect_rows_are_the_engines_effects_in_their_order(clock):
+    row, gm, players = started_game()
+    own = next(s for s in row.state["slots"] if s["controller"] == 0)
+    other = next(s for s in row.state["slots"] if s["controller"] == 1)
+    post(client_for(gm), row, {
+        "do": "override", "reason": "ruling",
+        "effect_kind_0": "recognise", "effect_id_0": str(own["id"]), "effect_other_0": str(other["id"]),
+        "effect_mutual_0": "on",
+        "effect_kind_1": "feedback", "effect_id_1": str(own["id"]), "effect_text_1": "ROWFEEDBACK",
+        "effect_kind_2": "wound", "effect_id_2": str(other["id"]),
+        "effects": json.dumps([{"luck": [own["id"], "优"]}])})
+    row.refresh_from_db()
+    assert row.state["log"][-1]["kind"] == "override"
+    assert [own["id"], other["id"]] in row.state["recognition"] and [other["id"], own["id"]] in row.state["recognition"]
+    assert row.state["feedback"]["0"][-1]["text"] == "ROWFEEDBACK"
+    assert row.state["slots"][other["id"] - 1]["wound"] is not None
+    assert row.state["slots"][own["id"] - 1]["luck"] == "优"
+    assert records.make_record(row)["commands"][-1]["override"]["effects"] == [
+        {"recognise": [own["id"], other["id"]], "mutual": True}, {"feedback": own["id"], "text": "ROWFEEDBACK"},
+        {"wound": other["id"]}, {"luck": [own["id"], "优"]}]
 
 
 def test_previews_show_what_the_audience_will_read_and_send_nothing(clock):
@@ -304,4 +423,16 @@ def test_each_identification_is_a_row_of_the_queue(clock, monkeypatch):
     ident = next(s["id"] for s in row.state["slots"] if s["chain"][0] == "甄姬")
     rows = re.findall(rf'<tr data-queue="{ident}-identify">(.*?)</tr>', page(client_for(gm), row), re.S)
     assert len(rows) == 2
-    assert ["(#0)" in rows[0], "(#1)" in rows[1]] == [True, True]
+    assert ["identification 1 on" in rows[0], "identification 2 on" in rows[1]] == [True, True]
+
+
+@pytest.mark.parametrize("roll, words", [
+    ({"kind": "伤判", "id": 4, "roll": 1, "outcome": "healed", "fixed_by_gm": False}, "伤判 for ID 4 (roll 1): healed"),
+    ({"kind": "刺杀", "id": 3, "against": 5, "odds": [1, 2], "decided_by_luck": True, "fixed_by_gm": False,
+      "favourable": False}, "刺杀: a 1-in-2 judgement for ID 3 against ID 5: unfavourable (decided by luck)"),
+    ({"kind": "八卦阵", "among": [1, 2, 3], "count": 1, "good": True, "picked": [2], "fixed_by_gm": True},
+     "八卦阵: 1 drawn among ID 1, ID 2, ID 3 for protection: ID 2 (fixed by the game master)"),
+    ({"kind": "拼点", "ids": [6, 7], "winner": 7, "fixed_by_gm": False}, "拼点 among ID 6, ID 7: ID 7 wins"),
+])
+def test_each_kind_of_roll_reads_as_a_sentence(roll, words):
+    assert texts.roll(dict(roll, type="roll", to="gm")) == words

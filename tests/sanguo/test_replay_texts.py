@@ -9,7 +9,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from game.games.three_kingdoms import engine
 from sanguo import records, services, texts
+from sanguo.models import Game
 from tests.accounts import client_for
 
 from .helpers import clock, people, started_game  # noqa: F401
@@ -139,8 +141,20 @@ def sections(html):
             BALLOT.findall(ballots.group(1)) if ballots else [], unescape(announced.group(1)))
 
 
-def test_each_replay_step_shows_that_audiences_feedback_ballots_and_announcements_as_they_were(clock):
+def test_each_replay_step_shows_that_audiences_feedback_ballots_and_announcements_as_they_were(clock, monkeypatch):
+    monkeypatch.setattr(Game._meta.get_field("seed"), "_get_default", lambda: 1)
     row, gm, players, secrets = played_with_secrets(clock)
+    for _phase in range(10):
+        if row.state["phase"] == "day_vote":
+            break
+        play_phases(row, gm, players, clock, phases=1)
+        row.refresh_from_db()
+    # Every seat that may vote casts a ballot, so the vote's steps have ballots to show.
+    for seat, player in enumerate(players):
+        row.refresh_from_db()
+        for command in [c for c in engine.legal_commands(row.state, seat) if "vote" in c][:1]:
+            services.command(row.pk, player, "", command)
+    row.refresh_from_db()
     ballots_seen = feedback_seen = 0
     for seat, player in enumerate(players):
         client = client_for(player)

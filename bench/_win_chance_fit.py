@@ -9,7 +9,7 @@ import numpy as np
 # Ridge penalty per position: keeps weights finite where a feature alone separates the outcomes.
 # Chosen per game on the training data's reliability table: Miracle's features are on small scales
 # (a creature is 1/8 of "units"), and a stronger penalty left its chances too timid.
-RIDGE = {"aquawar": 1e-3, "miracle": 1e-5}
+RIDGE = {"aquawar": 1e-3, "miracle": 1e-2}
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -76,15 +76,54 @@ def _aquawar(records, winchance):
     return {**winchance._MODELS, "match": fit_logistic(rows, outcomes, RIDGE["aquawar"]), "positions": len(rows) // 2}
 
 
-def _miracle(records, winchance):
-    rows, outcomes = _match_outcomes(records, winchance.features)
-    # Each position seen from the other seat as well (its features negated, its outcome turned
-    # round): the seats differ only in who opens, which the features say, so the model must not
-    # learn a host's edge from the few matches Miracle's costly self-play affords (93 at first: the
-    # host had won 46 % of them, and the unmirrored model underrated the host by 6 points).
-    mirrored = [{name: value if name in winchance.SEATLESS else -value for name, value in row.items()} for row in rows]
-    model = fit_logistic(rows + mirrored, outcomes + [1.0 - won for won in outcomes], RIDGE["miracle"])
-    return {"match": model, "positions": len(rows)}
+def _miracle_models(records, winchance):
+    """One model per ``winchance.model_name`` (the deck phase, each range of turns)."""
+    groups = {}
+    for record in records:
+        won = 1.0 if record["winner"] == 0 else 0.0
+        for view in record["views"]:
+            if view["phase"] != "over":
+                rows, outcomes = groups.setdefault(winchance.model_name(view), ([], []))
+                row = winchance.features(view)
+                # Each position seen from the other seat as well (its features negated, its outcome
+                # turned round): the seats differ only in who opens, which the features say, so the
+                # model must not learn a host's edge from the matches' chance imbalance (93 at first:
+                # the host had won 46 % of them, and the unmirrored model underrated the host by 6 points).
+                rows += [row, {name: value if name in winchance.SEATLESS else -value for name, value in row.items()}]
+                outcomes += [won, 1.0 - won]
+    return {name: fit_logistic(rows, outcomes, RIDGE["miracle"]) for name, (rows, outcomes) in groups.items()}
+
+
+def _miracle(records, winchance, folds=0):
+    models = _miracle_models(records, winchance)
+    models["positions"] = sum(1 for r in records for v in r["views"] if v["phase"] != "over")
+    if folds:
+        models["calibration"] = _cross_fitted_calibration(records, winchance, folds)
+        models["calibration_matches"] = len(records)
+    return models
+
+
+def _cross_fitted_calibration(records, winchance, folds):
+    """The isotonic map (bench/win_chance_recalibration.py) of the models' chances on the training
+    matches, each fold of them scored by the models fitted on the others: held out, as a fresh match
+    would be, without playing more matches for it. Prints the reliability tables it makes."""
+    from bench.win_chance_calibration import report
+    from bench.win_chance_recalibration import cross_fitted, isotonic, positions
+
+    results = []
+    for fold in range(folds):
+        winchance._MODELS = _miracle_models([r for i, r in enumerate(records) if i % folds != fold], winchance)
+        for index in range(fold, len(records), folds):
+            record = records[index]
+            scored = [(winchance.estimate(view), winchance.baseline(view), index, winchance.uncalibrated(view))
+                      for view in record["views"] if view["phase"] != "over"]
+            results.append((scored, record["winner"] == 0, []))
+    print(f"the models' chances, each of {folds} folds held out:")
+    report(results)
+    print("\nrecalibrated, cross-fitted:")
+    report(cross_fitted(results))
+    print()
+    return isotonic(positions(results))
 
 
 def _match_outcomes(records, features):
@@ -94,9 +133,11 @@ def _match_outcomes(records, features):
     return [row for row, _ in pairs], [won for _, won in pairs]
 
 
-def fit(game, records):
+def fit(game, records, folds=0):
+    """Fit ``game``'s models on ``records``; with ``folds`` (神迹之战), end them in a recalibration
+    cross-fitted on that many folds of the matches."""
     winchance = importlib.import_module(f"game.games.{game}.winchance")
-    models = (_aquawar if game == "aquawar" else _miracle)(records, winchance)
+    models = _aquawar(records, winchance) if game == "aquawar" else _miracle(records, winchance, folds)
     models["matches"] = len(records)
     path = os.path.join(ROOT, "game", "games", game, "winchance.json")
     with open(path, "w", encoding="utf-8") as out:

@@ -46,11 +46,22 @@ def pairing(index):
     return PAIRINGS[index % len(PAIRINGS)]
 
 
-def play(game, seed, levels, observe):
-    """``([observe(...) at each position], winner)`` of one match between ``levels`` from ``seed``."""
+def _varied(command, legal, level, variety, rng):
+    """The greedy and expert levels are deterministic: without a random move now and then (a uniformly
+    random legal command but surrender, with probability ``variety``), 神迹之战 matches of two such
+    bots repeat one another whatever the seed, and "fresh" matches are copies of training ones."""
+    if level == "random" or not variety or rng.random() >= variety:
+        return command
+    return rng.choice([c for c in legal if "surrender" not in c] or [command])
+
+
+def play(game, seed, levels, observe, variety=0.0):
+    """``([observe(...) at each position], winner)`` of one match between ``levels`` from ``seed``,
+    greedy and expert bots playing a random command with probability ``variety`` (``_varied``)."""
     engine, make, mover = GAMES[game]
     bots = [make(level) for level in levels]
     rngs = [random.Random(f"{seed}:{p}") for p in (0, 1)]
+    varying = random.Random(f"{seed}:variety")
     state = engine.new_match(seed)
     # Each audience's events so far, projected as they come: an event's projection never depends on
     # the others, and projecting the whole history again at every step made long matches quadratic.
@@ -58,8 +69,10 @@ def play(game, seed, levels, observe):
     seen = [observe(engine.view(state, "spectator"), projected["spectator"])]
     while state.phase != "over":
         player = mover(state)
-        command = bots[player].choose(engine.view(state, player), list(projected[player]),
-                                      engine.legal_commands(state, player), player, rngs[player])
+        legal = engine.legal_commands(state, player)
+        command = bots[player].choose(engine.view(state, player), list(projected[player]), legal, player,
+                                      rngs[player])
+        command = _varied(command, legal, levels[player], variety, varying)
         try:
             state, produced = engine.apply(state, player, command, in_place=True)
         except engine.IllegalCommand:

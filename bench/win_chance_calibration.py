@@ -13,6 +13,7 @@ prediction), and the Brier score of the estimator, of the trivial 50 % forecast 
 baseline (the host's share of the HP in play, or of the miracles' HP).
 """
 import argparse
+import gzip
 import json
 import os
 import sys
@@ -30,7 +31,7 @@ ENOUGH_MATCHES = 30
 
 
 def _play(task):
-    game, index, positions, first = task
+    game, index, positions, first, variety = task
     winchance = __import__(f"game.games.{game}.winchance", fromlist=["estimate"])
 
     def observe(view, events):
@@ -38,14 +39,30 @@ def _play(task):
         p = winchance.estimate(view, events)
         return p, winchance.baseline(view), time.perf_counter() - started, view["phase"] == "over", view
 
-    seen, winner = play(game, CALIBRATION_SEEDS + first + index, pairing(index), observe)
+    seen, winner = play(game, CALIBRATION_SEEDS + first + index, pairing(index), observe, variety)
     timings = [s[2] for s in seen]
     open_positions = [s for s in seen if not s[3]]
     step = max(1, len(open_positions) / positions)
     scored = [open_positions[int(i * step)] for i in range(min(positions, len(open_positions)))]
     # Each scored position's chance before the model's recalibration as well: what
-    # bench/win_chance_recalibration.py fits one on (a run is held-out data for the model it measured).
-    return [(p, b, index, winchance.uncalibrated(view)) for p, b, _, _, view in scored], winner == 0, timings
+    # bench/win_chance_recalibration.py fits one on (a run is held-out data for the model it measured);
+    # and its view, so that ``--rescore`` can measure a revised model without playing again.
+    return [(p, b, index, winchance.uncalibrated(view), view) for p, b, _, _, view in scored], winner == 0, timings
+
+
+def rescore(game, results):
+    """The results of a saved run scored by the model now in ``winchance.json``, each estimate timed."""
+    winchance = __import__(f"game.games.{game}.winchance", fromlist=["estimate"])
+    rescored = []
+    for scored, won, _ in results:
+        positions, timings = [], []
+        for _p, _b, index, _raw, view in scored:
+            started = time.perf_counter()
+            p = winchance.estimate(view)
+            timings.append(time.perf_counter() - started)
+            positions.append((p, winchance.baseline(view), index, winchance.uncalibrated(view), view))
+        rescored.append((positions, won, timings))
+    return rescored
 
 
 def brier(pairs):
@@ -53,7 +70,7 @@ def brier(pairs):
 
 
 def report(results):
-    positions = [(p, b, won, match) for scored, won, _ in results for p, b, match, _raw in scored]
+    positions = [(p, b, won, match) for scored, won, _ in results for p, b, match, *_ in scored]
     outcome = [1.0 if won else 0.0 for *_, won, _ in positions]
     model = brier([(p, y) for (p, *_), y in zip(positions, outcome)])
     base = brier([(b, y) for (_, b, *_), y in zip(positions, outcome)])
@@ -79,12 +96,19 @@ def report(results):
               f"{observed:>8.3f}  {gap * 100:4.1f} pts {mark}")
     # Wall time of each call on a shared machine: a call the scheduler paused shows in the tail.
     timings = sorted(t for *_, match_timings in results for t in match_timings)
-    quantile = lambda q: timings[int(q * (len(timings) - 1))] * 1e6  # noqa: E731
-    print(f"time per estimate: {len(timings)} estimates, mean {sum(timings) / len(timings) * 1e6:.0f} µs, "
-          f"median {quantile(0.5):.0f} µs, p99 {quantile(0.99):.0f} µs, max {timings[-1] * 1e6:.0f} µs")
+    # Positions scored offline (bench/_win_chance_fit.py) were not timed.
+    if timings:
+        quantile = lambda q: timings[int(q * (len(timings) - 1))] * 1e6  # noqa: E731
+        print(f"time per estimate: {len(timings)} estimates, mean {sum(timings) / len(timings) * 1e6:.0f} µs, "
+              f"median {quantile(0.5):.0f} µs, p99 {quantile(0.99):.0f} µs, max {timings[-1] * 1e6:.0f} µs")
     print("verdict:", "beats both" if model < base and model < 0.25 else "does NOT beat both", ";",
           f"{judged_count} deciles judged,",
           "each within 5 points" if judged_ok else "some off by more than 5 points")
+
+
+def _open(path, mode):
+    """A run's file, gzipped if its name ends in .gz (a run keeps its positions' views: some 100 MB)."""
+    return (gzip.open if path.endswith(".gz") else open)(path, mode, encoding="utf-8")
 
 
 def main(argv=None):
@@ -95,22 +119,30 @@ def main(argv=None):
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--first", type=int, default=0,
                         help="seeds from CALIBRATION_SEEDS + FIRST: fresh matches to check a model revised after a run")
+    parser.add_argument("--variety", type=float, default=0.1,
+                        help="greedy and expert play a random command with this probability (bench/_win_chance_play.py)")
     parser.add_argument("--out", help="also write each match's result to this file (JSON lines) as it ends")
     parser.add_argument("--report", help="only report on the results a run wrote with --out")
+    parser.add_argument("--rescore", help="score the matches a run wrote with --out by the model as it is now")
     args = parser.parse_args(argv)
-    if args.report:
-        with open(args.report, encoding="utf-8") as lines:
-            report([json.loads(line) for line in lines])
+    if args.report or args.rescore:
+        with _open(args.report or args.rescore, "rt") as lines:
+            results = [json.loads(line) for line in lines]
+        report(rescore(args.game, results) if args.rescore else results)
         return
     started = time.perf_counter()
     results = []
-    out = open(args.out, "w", encoding="utf-8") if args.out else None
+    out = _open(args.out, "wt") if args.out else None
     with Pool(args.jobs) as pool:
-        for result in pool.imap_unordered(_play, [(args.game, i, args.positions, args.first) for i in range(args.matches)]):
-            results.append(result)
+        for scored, won, timings in pool.imap_unordered(
+                _play, [(args.game, i, args.positions, args.first, args.variety) for i in range(args.matches)]):
             if out:
-                out.write(json.dumps(result) + "\n")
+                out.write(json.dumps((scored, won, timings)) + "\n")
                 out.flush()
+            # The views are only for the file: a thousand matches' of them would fill the memory.
+            results.append(([position[:4] for position in scored], won, timings))
+    if out:
+        out.close()
     print(f"{args.game}: {time.perf_counter() - started:.0f} s")
     report(results)
 

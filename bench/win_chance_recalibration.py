@@ -22,7 +22,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench.win_chance_calibration import report  # noqa: E402
+from bench.win_chance_calibration import _open, report  # noqa: E402
 from game.games.engines.winchance import recalibrated  # noqa: E402
 
 BIN = 0.05
@@ -49,14 +49,27 @@ def isotonic(pairs):
 
 
 def positions(results):
-    """(raw chance, host won) of every scored position."""
-    return [(raw, 1.0 if won else 0.0) for scored, won, _ in results for _p, _b, _match, raw in scored]
+    """(raw chance, host won) of every scored position the recalibration maps (not 神迹之战's deck
+    phase, whose chance before the recalibration is None: its estimate is not mapped)."""
+    return [(raw, 1.0 if won else 0.0) for scored, won, _ in results for _p, _b, _match, raw, *_ in scored
+            if raw is not None]
 
 
 def mapped(results, points):
     """The runs' results with each position's chance recalibrated by ``points``."""
-    return [([(recalibrated(points, raw), b, match, raw) for _p, b, match, raw in scored], won, timings)
+    return [([(p if raw is None else recalibrated(points, raw), b, match, raw) for p, b, match, raw, *_ in scored],
+             won, timings)
             for scored, won, timings in results]
+
+
+def cross_fitted(results):
+    """``results`` with each half of the matches recalibrated by the fit on the other half."""
+    # Matches, not positions, are split: a match's positions are not independent.
+    halves = [[r for r in results if r[0] and r[0][0][2] % 2 == side] for side in (0, 1)]
+    crossed = []
+    for side in (0, 1):
+        crossed += mapped(halves[side], isotonic(positions(halves[1 - side])))
+    return crossed
 
 
 def main(argv=None):
@@ -67,17 +80,12 @@ def main(argv=None):
     args = parser.parse_args(argv)
     results = []
     for path in args.runs:
-        with open(path, encoding="utf-8") as lines:
+        with _open(path, "rt") as lines:
             results += [json.loads(line) for line in lines]
     print("before the recalibration:")
     report(mapped(results, None))
-    # Matches, not positions, are split: a match's positions are not independent.
-    halves = [[r for r in results if r[0] and r[0][0][2] % 2 == side] for side in (0, 1)]
-    crossed = []
-    for side in (0, 1):
-        crossed += mapped(halves[side], isotonic(positions(halves[1 - side])))
     print("\nrecalibrated, cross-fitted (each half of the matches by the other half's fit):")
-    report(crossed)
+    report(cross_fitted(results))
     points = isotonic(positions(results))
     print(f"\nthe fit on all {len(results)} matches: {points}")
     if args.write:

@@ -28,8 +28,8 @@ CALIBRATION_SEEDS = 1_000_000
 
 
 def _play(task):
-    game, index, positions = task
-    seen, winner = play(game, index, pairing(index), lambda view, events: view)
+    game, index, positions, variety = task
+    seen, winner = play(game, index, pairing(index), lambda view, events: view, variety)
     keep = sorted(random.Random(index).sample(range(len(seen) - 1), min(positions, len(seen) - 1)))
     return {"views": [seen[i] for i in keep], "final": seen[-1], "winner": winner}
 
@@ -37,7 +37,7 @@ def _play(task):
 def make_data(args):
     if args.first + args.matches > CALIBRATION_SEEDS:
         raise SystemExit("too many matches: their seeds would reach the calibration benchmark's")
-    tasks = [(args.game, index, args.positions) for index in range(args.first, args.first + args.matches)]
+    tasks = [(args.game, index, args.positions, args.variety) for index in range(args.first, args.first + args.matches)]
     with gzip.open(args.out, "wt", encoding="utf-8") as out, Pool(args.jobs) as pool:
         for record in pool.imap(_play, tasks, chunksize=4):
             out.write(json.dumps(record, separators=(",", ":")) + "\n")
@@ -59,14 +59,18 @@ def main(argv=None):
     parser.add_argument("--first", type=int, default=0, help="the first match's seed (to add to data made before)")
     parser.add_argument("--positions", type=int, default=60)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--variety", type=float, default=0.1,
+                        help="greedy and expert play a random command with this probability (bench/_win_chance_play.py)")
     parser.add_argument("--out")
     parser.add_argument("--data", nargs="+", help="the files ``data`` wrote")
+    parser.add_argument("--recalibrate", type=int, default=0, metavar="K",
+                        help="神迹之战: end the models in a recalibration fitted on K held-out folds of the matches")
     args = parser.parse_args(argv)
     if args.step == "data":
         make_data(args)
     else:
         from bench._win_chance_fit import fit  # numpy only here
-        fit(args.game, read_data(args.data))
+        fit(args.game, read_data(args.data), args.recalibrate)
 
 
 if __name__ == "__main__":

@@ -84,6 +84,12 @@ def miracle_with_host_deck(deck):
     return state
 
 
+def miracle_in_play():
+    deck = {"artifact": "holy_light", "creatures": ["swordsman", "archer", "priest"]}
+    state, _ = miracle.apply(miracle_with_host_deck(deck), 1, {"deck": deck})
+    return state
+
+
 def test_it_gives_the_same_miracle_chance_whatever_the_deck_before_both_are_in():
     game = games.get("miracle")
     first = miracle_with_host_deck({"artifact": "holy_light", "creatures": ["swordsman", "archer", "priest"]})
@@ -104,8 +110,9 @@ def test_the_aquawar_chance_follows_the_public_hp():
 
 
 def test_the_miracle_chance_follows_the_miracles_hp():
-    state = miracle_with_host_deck({"artifact": "holy_light", "creatures": ["swordsman", "archer", "priest"]})
-    state, _ = miracle.apply(state, 1, {"deck": {"artifact": "holy_light", "creatures": ["swordsman", "archer", "priest"]}})
+    state = miracle_in_play()
+    # Mid-match: the first turns' model has never seen a miracle hurt, as no creature reaches one so soon.
+    state.turn = 30
     even = miracle_chances.estimate(miracle.view(state, "spectator"))
     state.miracle_hp[1] = 8
     assert miracle_chances.estimate(miracle.view(state, "spectator")) > even + 0.2
@@ -137,8 +144,27 @@ def test_the_estimate_is_the_models_chance_recalibrated(chances, monkeypatch):
     if chances is aquawar_chances:
         view = aquawar.view(aquawar_after_picks(TEAM_B), "spectator")
     else:
-        view = miracle.view(miracle_with_host_deck({"artifact": "holy_light", "creatures": ["swordsman", "archer", "priest"]}), "spectator")
+        view = miracle.view(miracle_in_play(), "spectator")
     monkeypatch.setitem(chances._MODELS, "calibration", [[0.5, 0.9]])
     raw = chances.uncalibrated(view)
     assert chances.estimate(view) == pytest.approx(recalibrated([[0.5, 0.9]], raw))
     assert chances.estimate(view) != pytest.approx(raw)
+
+
+def test_the_miracle_deck_phase_chance_is_not_recalibrated(monkeypatch):
+    # Only who opens is known then: the deck model's own chance, whatever the map fitted on play says.
+    view = miracle.view(miracle_with_host_deck({"artifact": "holy_light", "creatures": ["swordsman", "archer", "priest"]}), "spectator")
+    before = miracle_chances.estimate(view)
+    monkeypatch.setitem(miracle_chances._MODELS, "calibration", [[0.5, 0.9]])
+    assert miracle_chances.uncalibrated(view) is None
+    assert miracle_chances.estimate(view) == before == miracle_chances.raw_chance(view)
+
+
+def test_each_range_of_miracle_turns_has_its_own_model():
+    state = miracle_in_play()
+    names = []
+    for turn in (1, 8, 9, 14, 15, 20, 21, 26, 27, 34, 35, 100):
+        state.turn = turn
+        names.append(miracle_chances.model_name(miracle.view(state, "spectator")))
+    assert names == [f"until_{last}" for last in miracle_chances.TURN_RANGES for _ in (0, 1)]
+    assert all(name in miracle_chances._MODELS for name in ("deck", *names))

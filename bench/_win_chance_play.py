@@ -46,6 +46,12 @@ def pairing(index):
     return PAIRINGS[index % len(PAIRINGS)]
 
 
+# 神迹之战's greedy and expert are deterministic (one match per pairing and first mover without it);
+# Aquawar's committed model and its calibration were made without variety, and its bots already
+# differ from seed to seed (their sampled worlds).
+DEFAULT_VARIETY = {"miracle": 0.1, "aquawar": 0.0}
+
+
 def _varied(command, legal, level, variety, rng):
     """The greedy and expert levels are deterministic: without a random move now and then (a uniformly
     random legal command but surrender, with probability ``variety``), 神迹之战 matches of two such

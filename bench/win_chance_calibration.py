@@ -22,7 +22,7 @@ from multiprocessing import Pool
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench._win_chance_play import pairing, play  # noqa: E402
+from bench._win_chance_play import DEFAULT_VARIETY, pairing, play  # noqa: E402
 from bench.win_chance_training import CALIBRATION_SEEDS  # noqa: E402
 
 # A decile is judged (within 5 points of the observed rate) only with this many positions and matches.
@@ -119,12 +119,15 @@ def main(argv=None):
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--first", type=int, default=0,
                         help="seeds from CALIBRATION_SEEDS + FIRST: fresh matches to check a model revised after a run")
-    parser.add_argument("--variety", type=float, default=0.1,
-                        help="greedy and expert play a random command with this probability (bench/_win_chance_play.py)")
+    parser.add_argument("--variety", type=float,
+                        help="greedy and expert play a random command with this probability "
+                             "(default: the game's, bench/_win_chance_play.DEFAULT_VARIETY)")
     parser.add_argument("--out", help="also write each match's result to this file (JSON lines) as it ends")
     parser.add_argument("--report", help="only report on the results a run wrote with --out")
     parser.add_argument("--rescore", help="score the matches a run wrote with --out by the model as it is now")
     args = parser.parse_args(argv)
+    if args.variety is None:
+        args.variety = DEFAULT_VARIETY[args.game]
     if args.report or args.rescore:
         with _open(args.report or args.rescore, "rt") as lines:
             results = [json.loads(line) for line in lines]

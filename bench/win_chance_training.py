@@ -21,7 +21,7 @@ from multiprocessing import Pool
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench._win_chance_play import pairing, play  # noqa: E402
+from bench._win_chance_play import DEFAULT_VARIETY, pairing, play  # noqa: E402
 
 # Seeds of the training matches are below this, the calibration benchmark's from it on.
 CALIBRATION_SEEDS = 1_000_000
@@ -59,13 +59,16 @@ def main(argv=None):
     parser.add_argument("--first", type=int, default=0, help="the first match's seed (to add to data made before)")
     parser.add_argument("--positions", type=int, default=60)
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--variety", type=float, default=0.1,
-                        help="greedy and expert play a random command with this probability (bench/_win_chance_play.py)")
+    parser.add_argument("--variety", type=float,
+                        help="greedy and expert play a random command with this probability "
+                             "(default: the game's, bench/_win_chance_play.DEFAULT_VARIETY)")
     parser.add_argument("--out")
     parser.add_argument("--data", nargs="+", help="the files ``data`` wrote")
     parser.add_argument("--recalibrate", type=int, default=0, metavar="K",
                         help="神迹之战: end the models in a recalibration fitted on K held-out folds of the matches")
     args = parser.parse_args(argv)
+    if args.variety is None:
+        args.variety = DEFAULT_VARIETY[args.game]
     if args.step == "data":
         make_data(args)
     else:

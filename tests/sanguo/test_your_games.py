@@ -142,7 +142,9 @@ def test_a_seats_notices_are_listed_among_its_new_notices_with_its_games_link_on
     # Shown on the game's page first, it is not listed again.
     clock.forward(REMIND_AT)
     notices.find()
-    assert "data-sanguo-notice" in client_for(players[2]).get(link).content.decode()
+    # In the reader's language, as in the mail, not the notice kind's name.
+    page = client_for(players[2], HTTP_ACCEPT_LANGUAGE="zh-hans").get(link).content.decode()
+    assert re.search(r"<p [^>]*data-sanguo-notice>三国:本阶段一小时后结束", page), page
     assert notices_shown(players[2]) == []
     # An hour before the deadline, the reminder, in the person's language.
     chinese = client_for(players[0], HTTP_ACCEPT_LANGUAGE="zh-hans").get(PAGE).content.decode()

@@ -160,3 +160,14 @@ def test_an_invite_only_game_is_hidden_without_its_link(clock):
     url = reverse("sanguo:game", args=[row.pk]) + f"?invite={row.invite_token}"
     assert Client().get(url).status_code == 200
     assert reverse("sanguo:game", args=[row.pk]) not in Client().get(reverse("sanguo:lobby")).content.decode()
+
+
+
+def test_the_hosting_forms_phase_lengths_are_named_as_the_pages_name_the_phases_with_the_rules_defaults():
+    host, = people(1, "host")
+    html = client_for(host, HTTP_ACCEPT_LANGUAGE="zh-hans").get(reverse("sanguo:lobby")).content.decode()
+    found = re.findall(r'<label>([^<]+) <input name="minutes_(\w+)" inputmode="decimal" size="6" placeholder="(\d+)">', html)
+    fields = {name: (label, minutes) for label, name, minutes in found}
+    assert set(fields) == set(services.PHASES)
+    assert fields["night_action"] == ("夜晚行动", "720")
+    assert fields["day_vote"][1] == "480"

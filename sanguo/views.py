@@ -16,7 +16,6 @@ from django.views.decorators.http import require_POST
 from game.chat import service as game_chat
 from game.errors import ServiceError
 from game.games.three_kingdoms import engine
-from game.games.three_kingdoms.engine.state import DEFAULT_DURATIONS
 
 from . import access, chat, console, data, known, notices, player, records, services, texts
 from .models import MODES, SIZES, Event, Game, Seat
@@ -37,7 +36,7 @@ def lobby(request):
         "games": visible.select_related("gm").order_by("-created")[:50], "mine": mine,
         "finished": finished.order_by("-finished")[:50],
         "modes": [(m, MODE_NAMES[m]) for m in MODES], "sizes": SIZES,
-        "phases": [(phase, texts.phase(phase), DEFAULT_DURATIONS[phase] // 60) for phase in services.PHASES],
+        "phases": [(phase, texts.phase(phase), engine.DEFAULT_DURATIONS[phase] // 60) for phase in services.PHASES],
         "mode_names": MODE_NAMES,
     })
 

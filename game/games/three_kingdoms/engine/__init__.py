@@ -15,6 +15,7 @@ Public API (the shape of the other two engines)
     something ({"gm": bool, "seats": [...]}).
 ``view(state, audience)`` / ``project(events, audience)``: audience a seat, "gm", "spectator", "all".
 ``to_json(state)`` / ``from_json(data)``: exact round trip (the state is plain JSON data).
+``DEFAULT_DURATIONS``: each phase's length in seconds when the game data names none.
 ``make_record(seed, mode, characters, commands)`` / ``parse_record(source)``: the record format
     ``three-kingdoms-record/1`` (``records.record``); a bad record raises ``RecordError``.
 """
@@ -23,8 +24,8 @@ from ...engines.records import RecordError
 from .legal import is_legal, legal_commands
 from .records.record import make_record, parse_record
 from .rules import apply, awaiting, new_match
-from .state import from_json, to_json
+from .state import DEFAULT_DURATIONS, from_json, to_json
 from .views.view import project, view
 
-__all__ = ["IllegalCommand", "RecordError", "apply", "awaiting", "from_json", "is_legal", "legal_commands",
+__all__ = ["DEFAULT_DURATIONS", "IllegalCommand", "RecordError", "apply", "awaiting", "from_json", "is_legal", "legal_commands",
            "make_record", "new_match", "parse_record", "project", "to_json", "view"]

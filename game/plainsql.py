@@ -24,6 +24,13 @@ def _statement(connection, name, build):
     return sql
 
 
+def _fetch(connection, name, build, params):
+    """The rows of the SELECT named ``name`` (written by ``build`` once per vendor) for ``params``."""
+    with connection.cursor() as cursor:
+        cursor.execute(_statement(connection, name, build), params)
+        return cursor.fetchall()
+
+
 def columns(model, quote, alias=None):
     """The model's concrete columns, in ``Model._meta.concrete_fields`` order, for a SELECT."""
     prefix = f"{alias}." if alias else ""
@@ -85,10 +92,8 @@ def locked_match(match_id):
             f" WHERE {quote(Match._meta.pk.column)} = %s{lock}"
         )
 
-    with connection.cursor() as cursor:
-        cursor.execute(_statement(connection, "locked_match", build), [match_id])
-        row = cursor.fetchone()
-    return None if row is None else from_row(Match, row, connection)
+    found = _fetch(connection, "locked_match", build, [match_id])
+    return from_row(Match, found[0], connection) if found else None
 
 
 def earlier_version(match_id, seat, client_id):
@@ -101,10 +106,8 @@ def earlier_version(match_id, seat, client_id):
             f" WHERE {quote('match_id')} = %s AND {quote('seat')} = %s AND {quote('client_id')} = %s"
         )
 
-    with connection.cursor() as cursor:
-        cursor.execute(_statement(connection, "earlier_version", build), [match_id, seat, client_id])
-        row = cursor.fetchone()
-    return None if row is None else row[0]
+    found = _fetch(connection, "earlier_version", build, [match_id, seat, client_id])
+    return found[0][0] if found else None
 
 
 def _prepared(model, values, connection):
@@ -164,6 +167,4 @@ def bot_seats(match_id):
             f" WHERE {quote(BotSeat._meta.get_field('match').column)} = %s"
         )
 
-    with connection.cursor() as cursor:
-        cursor.execute(_statement(connection, "bot_seats", build), [match_id])
-        return [from_row(BotSeat, row, connection) for row in cursor.fetchall()]
+    return [from_row(BotSeat, row, connection) for row in _fetch(connection, "bot_seats", build, [match_id])]

@@ -42,6 +42,20 @@ def test_the_gm_withdraws_an_action_and_writes_a_skill_use_the_night_then_resolv
     assert slot_of(state, "刘备")["status"] == "normal" and slot_of(state, "孙坚")["status"] == "wounded"
 
 
+def test_several_actions_in_one_override_apply_in_order():
+    state = game(setup=SKILL)
+    xiahou, guo = id_of(state, "夏侯惇"), id_of(state, "郭嘉")
+    state, _ = act(state, "夏侯惇", "assassinate", target=id_of(state, "刘备"))
+    state, _ = override(state, action=[
+        {"id": xiahou, "kind": "assassinate", "set": {"target": id_of(state, "刘备")}},
+        {"id": guo, "kind": "skill", "set": {"skill": "奇策", "targets": [id_of(state, "孙坚")]}},
+        {"id": xiahou, "kind": "assassinate", "set": None}])
+    assert "assassinate" not in state["subs"].get(str(xiahou), {})
+    assert state["subs"][str(guo)]["skill"]["targets"] == [id_of(state, "孙坚")]
+    state, _ = until(state, "night_feedback", 1)
+    assert slot_of(state, "刘备")["status"] == "normal" and slot_of(state, "孙坚")["status"] == "wounded"
+
+
 def test_the_gm_rewrites_and_withdraws_a_ballot():
     state = game()
     liu, sun, dian = id_of(state, "刘备"), id_of(state, "孙坚"), id_of(state, "典韦")
@@ -108,6 +122,9 @@ def test_the_gm_fixes_a_judgement_a_pick_and_a_contest():
     ({"action": {"id": 99, "kind": "assassinate", "set": None}}, "bad_override"),
     ({"action": {"id": 1, "kind": "skill", "set": {"skill": "无此技", "targets": []}}}, "bad_override"),
     ({"action": {"id": 1, "kind": "identify", "set": None}}, "bad_override"),
+    # A list is checked whole: its valid first action is not applied either.
+    ({"action": [{"id": 1, "kind": "assassinate", "set": None}, {"id": 99, "kind": "assassinate", "set": None}]},
+     "bad_override"),
     ({"join": {"id": 1, "country": "汉"}}, "bad_override"),
     ({"rolls": [{"roll": "伤判", "id": 1, "outcome": "maybe"}]}, "bad_override"),
     ({"rolls": [{"roll": "骰子", "outcome": 3}]}, "bad_override"),

@@ -3,7 +3,7 @@ each with a required reason and logged with what it changed, before and after (r
 
 One ``override`` command may hold several parts; every part is checked before any applies:
 ``effects`` (state), ``deadline`` and ``durations`` (timers), ``drop`` (a pending decision),
-``action`` (rewrite or withdraw an ID's submitted action or ballot), ``join`` (set or cancel an 在野's join)
+``action`` (rewrite or withdraw an ID's submitted action or ballot; one, or a list applied in order), ``join`` (set or cancel an 在野's join)
 and ``rolls`` (fix the outcome of the server's next roll of a kind; a roll already made is
 corrected by the effects it should have had, as every server result stays overridable).
 """
@@ -189,7 +189,9 @@ def override(state, events, body):
         _refuse("deadline is a number")
     if "drop" in body and not any(d["key"] == body["drop"] for d in state["pending"]):
         raise IllegalCommand("no_such_decision", f"no pending decision {body['drop']!r}")
-    action = _check_action(state, body["action"]) if "action" in body else None
+    # Several actions are a list, applied in order (a later one of the same ID and kind wins).
+    listed = body.get("action", [])
+    rewrites = [_check_action(state, one) for one in (listed if type(listed) is list else [listed])]
     join = _check_join(state, body["join"]) if "join" in body else None
     rolls = _check_rolls(state, body["rolls"]) if "rolls" in body else None
 
@@ -198,7 +200,7 @@ def override(state, events, body):
     if "drop" in body:
         decision = next(d for d in state["pending"] if d["key"] == body["drop"])
         decisions.take(state, body["drop"], decision["for"])
-    if action:
+    for action in rewrites:
         _apply_action(state, events, *action)
     if join:
         _apply_join(state, *join)

@@ -7,6 +7,7 @@ own close run on a copy, a preview is the command applied to a copy and viewed a
 the console never decides a rule; it shows the engine's proposal and sends the GM's answer.
 """
 import json
+import re
 from datetime import datetime, timezone
 
 from django.utils.translation import gettext as _, gettext_lazy
@@ -97,8 +98,10 @@ def decisions(state):
         about = d["about"]
         item = {"key": d["key"], "kind": d["kind"], "about": about}
         if d["kind"] == "skill":
+            rows = proposal_rows(state, d)
             item.update(stage=STAGES.get(about["stage"], about["stage"]),
-                        effects=json.dumps(d["default"], ensure_ascii=False),
+                        effects="" if rows is not None else json.dumps(d["default"], ensure_ascii=False),
+                        rows=blank_rows(rows or [], DECISION_BLANK_ROWS), in_rows=rows is not None,
                         effect_lines=_effect_lines(d["default"]),
                         order=about.get("proposed_order", []))
         elif d["kind"] == "defence":
@@ -136,7 +139,8 @@ def context(row, view):
     state = view["internal"]
     return {"queue": queue(state), "decisions": decisions(state), "ledger": ledger(state), "rolls": rolls(row),
             "ids": range(1, len(state["slots"]) + 1), "countries": COUNTRIES,
-            "effect_rows": range(EFFECT_ROWS), "effect_kinds": ROW_EFFECTS, "action_kinds": ACTION_KINDS,
+            "effect_rows": blank_rows([], EFFECT_ROWS), "effect_kinds": ROW_EFFECTS, "action_kinds": ACTION_KINDS,
+            "action_rows": range(ACTION_ROWS), "roll_rows": range(ROLL_ROWS),
             "durations": [(phase, texts.phase(phase), state["data"]["durations"].get(phase, 0) // 60)
                           for phase in services.PHASES],
             "report": state["night_report"]}
@@ -147,6 +151,14 @@ def _effects(text):
         return json.loads(text)
     except ValueError:
         raise ServiceError("bad_command", _("The effects are not valid JSON.")) from None
+
+
+def effect_list(post, prefix="effect"):
+    """A form's effects: its rows (``effect_rows``), then the engine's JSON list of its ``effects``
+    box (empty: none) for what rows do not hold. A box holding anything but a list is sent as it
+    is, for the engine to refuse with its message."""
+    listed = _effects(post["effects"]) if post.get("effects", "").strip() else []
+    return effect_rows(post, prefix) + listed if isinstance(listed, list) else listed
 
 
 def _int(text, message):
@@ -161,7 +173,7 @@ def resolve_command(post):
     key = _int(post.get("decision"), _("Choose a decision."))
     body = {"decision": key}
     if "effects" in post:
-        body["effects"] = [] if post.get("none") else _effects(post.get("effects", ""))
+        body["effects"] = [] if post.get("none") else effect_list(post)
     if "defence" in post:
         body["defended"] = [_int(i, _("Choose damage to defend.")) for i in post.getlist("defended")]
     if "choice" in post:
@@ -199,23 +211,47 @@ def _join(post):
     return {"id": _int(post["join_id"], _("Choose an ID.")), "country": None if country == "none" else country}
 
 
-def _optional_id(post, field):
-    return _int(post[field], _("Choose an ID.")) if post.get(field) else None
+def _optional_id(text):
+    return _int(text, _("Choose an ID.")) if text else None
 
 
-def _id_list(post, field):
+def _id_list(text):
     return [_int(i, _("Give the IDs as numbers, separated by commas."))
-            for i in post.get(field, "").replace("，", ",").split(",") if i.strip()]
+            for i in text.replace("，", ",").split(",") if i.strip()]
 
 
-def _roll(post):
-    """The rolls part: the server's next roll of a kind, fixed to an outcome of that kind's shape."""
-    kind, outcome = post.get("roll_kind", ""), post.get("roll_outcome", "").strip()
+def _rows(post, field):
+    """The numbers N of the form's ``<field>_N`` fields, in the page's order: the rows it posted,
+    blank ones too, so the Nth of them is the page's Nth row however the script numbered those it added."""
+    pattern = re.compile(rf"{re.escape(field)}_(\d{{1,4}})", re.ASCII)
+    return sorted(int(m[1]) for m in map(pattern.fullmatch, post) if m)
+
+
+def _filled_rows(post, name, key, part):
+    """``part(fields)`` of each of the form's ``name`` rows whose ``key`` field is filled (an empty
+    one is no row), in the page's order; a refusal's message names the row by its place."""
+    out = []
+    for row, n in enumerate(_rows(post, f"{name}_{key}"), 1):
+        field = _fields(post, name, n)
+        if not field(key):
+            continue
+        try:
+            out.append(part(field))
+        except ServiceError as refused:
+            words = {"row": row, "problem": refused.message}
+            message = _("Action %(row)s: %(problem)s") if name == "action" else _("Roll %(row)s: %(problem)s")
+            raise ServiceError(refused.code, message % words) from None
+    return out
+
+
+def _roll(field):
+    """A roll row: the server's next roll of a kind, fixed to an outcome of that kind's shape."""
+    kind, outcome = field("kind"), field("outcome").strip()
     fixed = {"roll": kind}
     if kind in ("伤判", "chance"):
-        fixed["id"] = _int(post.get("roll_id"), _("Choose the ID the roll is for."))
-    if post.get("roll_label", "").strip():
-        fixed["label"] = post["roll_label"].strip()
+        fixed["id"] = _int(field("id"), _("Choose the ID the roll is for."))
+    if field("label").strip():
+        fixed["label"] = field("label").strip()
     if kind == "伤判":
         fixed["outcome"] = outcome
     elif kind == "chance":
@@ -223,42 +259,60 @@ def _roll(post):
             raise ServiceError("bad_command", _("A judgement is fixed as favourable or unfavourable."))
         fixed["outcome"] = outcome == "favourable"
     elif kind == "pick":
-        fixed["outcome"] = _id_list(post, "roll_outcome")
+        fixed["outcome"] = _id_list(outcome)
     elif kind == "拼点":
         fixed["outcome"] = _int(outcome, _("Give the winner's ID as a number."))
     else:
         raise ServiceError("bad_command", _("Choose the kind of roll."))
-    return [fixed]
+    return fixed
 
 
-# Effects edited as rows (a kind, its IDs, its text), as many as the form shows; the nested
-# judgements (chance, pick) stay in the JSON list beside them.
+def _fields(post, name, n):
+    """The fields of row ``n`` of the form's ``name`` rows, by their part's name."""
+    return lambda part: post.get(f"{name}_{part}_{n}", "")
+
+
+def roll_rows(post):
+    """The rolls of the form's rows (``roll_kind_N``, ``roll_id_N``, ``roll_label_N``,
+    ``roll_outcome_N``) in their order; an empty kind is no row."""
+    return _filled_rows(post, "roll", "kind", _roll)
+
+
+# The blank rows a form shows of each kind (a script adds more; a form without it posts these).
 EFFECT_ROWS = 3
+DECISION_BLANK_ROWS = 1
+ACTION_ROWS = 2
+ROLL_ROWS = 2
+# Effects edited as rows: a kind, its IDs, its text. The nested judgements (chance, pick) stay in
+# the JSON list beside them.
 ID_EFFECTS = ("wound", "kill", "leave", "heal", "outside", "back", "fail", "revive")
 ROW_EFFECTS = (*ID_EFFECTS, "recognise", "feedback", "announce", "identity", "luck")
+BLANK_ROW = {"kind": "", "id": None, "other": None, "mutual": False, "text": ""}
 
 
-def effect_rows(post):
-    """The effects of the form's rows (``effect_kind_N``, ``effect_id_N``, ``effect_other_N``,
-    ``effect_text_N``, ``effect_mutual_N``) as the engine's list; an empty kind is no row."""
+def effect_rows(post, prefix="effect"):
+    """The effects of the form's rows (``<prefix>_kind_N``, ``_id_N``, ``_other_N``, ``_text_N``,
+    ``_mutual_N``), as many as it posted, in their order, as the engine's list; an empty kind is no
+    row. A refusal names the row by its place on the page."""
     out = []
-    for n in range(EFFECT_ROWS):
-        kind = post.get(f"effect_kind_{n}", "")
+    for row, n in enumerate(_rows(post, f"{prefix}_kind"), 1):
+        field = _fields(post, prefix, n)
+        kind = field("kind")
         if not kind:
             continue
-        words = {"row": n + 1}
+        words = {"row": row}
         if kind not in ROW_EFFECTS:
             raise ServiceError("bad_command", _("Effect %(row)s: choose its kind.") % words)
-        text = post.get(f"effect_text_{n}", "").strip()
+        text = field("text").strip()
         if kind == "announce":
             out.append({"announce": text})
             continue
-        ident = _int(post.get(f"effect_id_{n}"), _("Effect %(row)s: choose its ID.") % words)
+        ident = _int(field("id"), _("Effect %(row)s: choose its ID.") % words)
         if kind in ID_EFFECTS:
             out.append({kind: ident})
         elif kind == "recognise":
-            known = _int(post.get(f"effect_other_{n}"), _("Effect %(row)s: choose the ID recognised.") % words)
-            out.append({"recognise": [ident, known], "mutual": post.get(f"effect_mutual_{n}") == "on"})
+            known = _int(field("other"), _("Effect %(row)s: choose the ID recognised.") % words)
+            out.append({"recognise": [ident, known], "mutual": field("mutual") == "on"})
         elif kind == "feedback":
             out.append({"feedback": ident, "text": text})
         else:
@@ -266,42 +320,91 @@ def effect_rows(post):
     return out
 
 
+def _row_of(effect, count):
+    """The row showing ``effect`` (an engine-checked one), or None if no row posts it back exactly:
+    a nested judgement, an ID the row's menu does not offer, a text a one-line box would change."""
+    kind = next((k for k in effect if k in ROW_EFFECTS), None)
+    value = effect.get(kind)
+    if kind is None:
+        return None
+    if kind == "announce":
+        row = dict(BLANK_ROW, kind=kind, text=value)
+    elif kind == "recognise":
+        row = dict(BLANK_ROW, kind=kind, id=value[0], other=value[1], mutual=effect.get("mutual") is True)
+    elif kind == "feedback":
+        row = dict(BLANK_ROW, kind=kind, id=value, text=effect.get("text"))
+    elif kind in ID_EFFECTS:
+        row = dict(BLANK_ROW, kind=kind, id=value)
+    else:
+        row = dict(BLANK_ROW, kind=kind, id=value[0], text=value[1] or "")
+    offered = range(1, count + 1)
+    if (row["id"] is not None and row["id"] not in offered) or (row["other"] is not None and row["other"] not in offered) \
+            or not isinstance(row["text"], str) or "\n" in row["text"] or "\r" in row["text"]:
+        return None
+    posted = {"effect_kind_0": kind, "effect_id_0": str(row["id"] or ""), "effect_other_0": str(row["other"] or ""),
+              "effect_text_0": row["text"], "effect_mutual_0": "on" if row["mutual"] else ""}
+    return row if effect_rows(posted) == [effect] else None
+
+
+def proposal_rows(state, decision):
+    """A skill decision's proposal as rows, or None if rows cannot hold all of it (then its JSON
+    stays whole in the form's box: never a part silently dropped). The proposal is read as the
+    engine would apply it — its answer run on a copy, placeholders (``actor``, ``target``) made IDs —
+    so the rows post back exactly what the default answer applies; a proposal the engine refuses
+    stays JSON, for its message to come when it is sent."""
+    try:
+        _, events = engine.apply(state, "gm", {"resolve": {"decision": decision["key"]}, "at": state["clock"]})
+    except engine.IllegalCommand:
+        return None
+    checked = next(e["effects"] for e in events if e.get("type") == "resolved")
+    rows = [_row_of(effect, len(state["slots"])) for effect in checked]
+    return None if None in rows else rows
+
+
+def blank_rows(rows, blank):
+    """``rows`` and ``blank`` empty rows after them, each with its number in the form."""
+    return [dict(row, n=n) for n, row in enumerate([*rows, *[BLANK_ROW] * blank])]
+
+
 ACTION_KINDS = ("assassinate", "skill", "identify", "reassign", "request", "vote")
 
 
-def _action(post):
-    """The action part: an ID's action or ballot of a kind rewritten from the fields that kind
-    uses (IDs only), or withdrawn."""
-    kind = post.get("action_kind", "")
+def _action(field):
+    """An action row: an ID's action or ballot of a kind rewritten from the fields that kind uses
+    (IDs only), or withdrawn."""
+    kind = field("kind")
     if kind not in ACTION_KINDS:
         raise ServiceError("bad_command", _("Choose the kind of action."))
-    body = {"id": _int(post.get("action_id"), _("Choose an ID.")), "kind": kind}
-    index = _int(post.get("action_index") or "0", _("Give the identification's number as a whole number."))
-    if post.get("action_withdraw"):
+    body = {"id": _int(field("id"), _("Choose an ID.")), "kind": kind}
+    index = _int(field("index") or "0", _("Give the identification's number as a whole number."))
+    if field("withdraw"):
         return dict(body, set=None, **({"index": index} if kind == "identify" else {}))
     value = {
-        "assassinate": lambda: {"target": _optional_id(post, "action_target")},
-        "vote": lambda: {"target": _optional_id(post, "action_target"), "follow": post.get("action_follow") or None},
-        "skill": lambda: {"skill": post.get("action_skill", "").strip(), "targets": _id_list(post, "action_targets")},
-        "identify": lambda: {"index": index, "targets": _id_list(post, "action_targets"),
-                             "names": _names(post.get("action_names", ""))},
-        "reassign": lambda: {"killer": _optional_id(post, "action_killer"),
-                             "target": _optional_id(post, "action_target")},
-        "request": lambda: {"country": post.get("action_country", "")},
+        "assassinate": lambda: {"target": _optional_id(field("target"))},
+        "vote": lambda: {"target": _optional_id(field("target")), "follow": field("follow") or None},
+        "skill": lambda: {"skill": field("skill").strip(), "targets": _id_list(field("targets"))},
+        "identify": lambda: {"index": index, "targets": _id_list(field("targets")), "names": _names(field("names"))},
+        "reassign": lambda: {"killer": _optional_id(field("killer")), "target": _optional_id(field("target"))},
+        "request": lambda: {"country": field("country")},
     }[kind]()
     return dict(body, set=value)
+
+
+def action_rows(post):
+    """The actions of the form's rows (``action_id_N``, ``action_kind_N`` and the fields the kind
+    uses, ``action_target_N`` …), in their order; a row without an ID is no row."""
+    return _filled_rows(post, "action", "id", _action)
 
 
 def override_command(post):
     """An override from its form: a reason (the engine requires one) and any of dropping a pending
     decision, effects, a new deadline in minutes from now, phase lengths from the next phase, an
-    在野's join, a fixed roll and an ID's action rewritten or withdrawn. The engine checks every part before any applies."""
+    在野's join, fixed rolls and IDs' actions rewritten or withdrawn, each of the last three as many
+    as the form's rows. The engine checks every part before any applies."""
     body = {"reason": post.get("reason", "")}
     if post.get("drop"):
         body["drop"] = _int(post["drop"], _("Choose a decision."))
-    listed = _effects(post["effects"]) if post.get("effects", "").strip() else []
-    # Anything but a list is the engine's to refuse, with its message.
-    effects = effect_rows(post) + listed if isinstance(listed, list) else listed
+    effects = effect_list(post)
     if effects:
         body["effects"] = effects
     if post.get("minutes", "").strip():
@@ -311,10 +414,11 @@ def override_command(post):
         body["durations"] = lengths
     if post.get("join_id"):
         body["join"] = _join(post)
-    if post.get("roll_kind"):
-        body["rolls"] = _roll(post)
-    if post.get("action_id"):
-        body["action"] = _action(post)
+    rolls, actions = roll_rows(post), action_rows(post)
+    if rolls:
+        body["rolls"] = rolls
+    if actions:
+        body["action"] = actions
     return {"override": body}
 
 

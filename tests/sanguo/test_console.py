@@ -177,30 +177,31 @@ def test_the_console_follows_the_engine_and_its_forms_answer_as_the_engine_propo
     ({"do": "override", "reason": "x", "join_id": "1", "join_country": "秦"},
      "Choose the country it joins, or none to cancel its joins."),
     ({"do": "override", "reason": "x", "join_id": "x", "join_country": "魏"}, "Choose an ID."),
-    ({"do": "override", "reason": "x", "roll_kind": "伤判", "roll_id": "", "roll_outcome": "healed"},
+    ({"do": "override", "reason": "x", "roll_kind_0": "伤判", "roll_id_0": "", "roll_outcome_0": "healed"},
      "Choose the ID the roll is for."),
-    ({"do": "override", "reason": "x", "roll_kind": "伤判", "roll_id": "1", "roll_outcome": "fine"},
+    ({"do": "override", "reason": "x", "roll_kind_0": "伤判", "roll_id_0": "1", "roll_outcome_0": "fine"},
      "伤判: an outcome of the wrong shape"),
-    ({"do": "override", "reason": "x", "roll_kind": "chance", "roll_id": "1", "roll_outcome": "maybe"},
+    ({"do": "override", "reason": "x", "roll_kind_0": "chance", "roll_id_0": "1", "roll_outcome_0": "maybe"},
      "A judgement is fixed as favourable or unfavourable."),
-    ({"do": "override", "reason": "x", "roll_kind": "pick", "roll_outcome": "1, x"},
+    ({"do": "override", "reason": "x", "roll_kind_0": "pick", "roll_outcome_0": "1, x"},
      "Give the IDs as numbers, separated by commas."),
-    ({"do": "override", "reason": "x", "roll_kind": "pick", "roll_outcome": "99"}, "outcome must be an ID"),
-    ({"do": "override", "reason": "x", "roll_kind": "拼点", "roll_outcome": "x"}, "Give the winner's ID as a number."),
-    ({"do": "override", "reason": "x", "roll_kind": "dice", "roll_outcome": "1"}, "Choose the kind of roll."),
+    ({"do": "override", "reason": "x", "roll_kind_0": "pick", "roll_outcome_0": "99"}, "outcome must be an ID"),
+    ({"do": "override", "reason": "x", "roll_kind_0": "拼点", "roll_outcome_0": "x"}, "Give the winner's ID as a number."),
+    ({"do": "override", "reason": "x", "roll_kind_0": "dice", "roll_outcome_0": "1"}, "Choose the kind of roll."),
     # A valid part does not apply when another is refused: the engine checks every part first.
-    ({"do": "override", "reason": "x", "minutes_day_vote": "30", "roll_kind": "拼点", "roll_outcome": "x"},
+    ({"do": "override", "reason": "x", "minutes_day_vote": "30", "roll_kind_0": "拼点", "roll_outcome_0": "x"},
      "Give the winner's ID as a number."),
     ({"do": "zhao_yun_pool", "country": "秦"}, "Choose a country, or none for uniform draws."),
-    ({"do": "override", "reason": "x", "action_id": "1", "action_kind": "dance"}, "Choose the kind of action."),
-    ({"do": "override", "reason": "x", "action_id": "1", "action_kind": "skill", "action_skill": "无中生有",
-      "action_targets": "2"}, "has no active skill"),
-    ({"do": "override", "reason": "x", "action_id": "1", "action_kind": "skill", "action_targets": "2, x"},
+    ({"do": "override", "reason": "x", "action_id_0": "1", "action_kind_0": "dance"}, "Choose the kind of action."),
+    ({"do": "override", "reason": "x", "action_id_0": "1", "action_kind_0": "skill", "action_skill_0": "无中生有",
+      "action_targets_0": "2"}, "has no active skill"),
+    ({"do": "override", "reason": "x", "action_id_0": "1", "action_kind_0": "skill", "action_targets_0": "2, x"},
      "Give the IDs as numbers, separated by commas."),
-    ({"do": "override", "reason": "x", "action_id": "1", "action_kind": "identify", "action_index": "one"},
+    ({"do": "override", "reason": "x", "action_id_0": "1", "action_kind_0": "identify", "action_index_0": "one"},
      "Give the identification's number as a whole number."),
     ({"do": "override", "reason": "x", "effect_kind_0": "poison", "effect_id_0": "1"}, "Effect 1: choose its kind."),
-    ({"do": "override", "reason": "x", "effect_kind_1": "wound", "effect_id_1": ""}, "Effect 2: choose its ID."),
+    ({"do": "override", "reason": "x", "effect_kind_0": "", "effect_kind_1": "wound", "effect_id_1": ""},
+     "Effect 2: choose its ID."),
     ({"do": "override", "reason": "x", "effect_kind_0": "recognise", "effect_id_0": "1"},
      "Effect 1: choose the ID recognised."),
     ({"do": "override", "reason": "x", "effect_kind_0": "identity", "effect_id_0": "1", "effect_text_0": "国王"},
@@ -248,14 +249,14 @@ def test_the_override_forms_durations_join_and_rolls_and_the_pool_form_are_the_e
                     follow=True)
     assert "only an unjoined 在野 in play joins" in entities.unescape(response.content.decode())
     post(client, row, {"do": "override", "reason": "slower days", "minutes_day_vote": "30", "join_id": str(free),
-                       "join_country": "蜀", "roll_kind": "chance", "roll_id": "3", "roll_label": "刺杀",
-                       "roll_outcome": "unfavourable"})
+                       "join_country": "蜀", "roll_kind_0": "chance", "roll_id_0": "3", "roll_label_0": "刺杀",
+                       "roll_outcome_0": "unfavourable"})
     row.refresh_from_db()
     assert row.state["data"]["durations"]["day_vote"] == 1800
     assert {"id": free, "country": "蜀", "via": "天庭"}.items() <= row.state["joins"][-1].items()
     assert row.state["fixed_rolls"] == [{"roll": "chance", "id": 3, "label": "刺杀", "outcome": False}]
     post(client, row, {"do": "override", "reason": "undo", "join_id": str(free), "join_country": "none",
-                       "roll_kind": "pick", "roll_outcome": "1，4"})
+                       "roll_kind_0": "pick", "roll_outcome_0": "1，4"})
     row.refresh_from_db()
     assert not [j for j in row.state["joins"] if j["id"] == free]
     assert row.state["fixed_rolls"][-1] == {"roll": "pick", "outcome": [1, 4]}
@@ -273,13 +274,13 @@ def test_the_overrides_action_form_rewrites_and_withdraws_an_ids_action(clock):
     row, gm, players = started_game()
     killer = next(s for s in row.state["slots"] if s["controller"] == 0 and s["identity"] == "杀手")
     target = next(s for s in row.state["slots"] if s["controller"] == 1)
-    post(client_for(gm), row, {"do": "override", "reason": "lost submission", "action_id": str(killer["id"]),
-                               "action_kind": "assassinate", "action_target": str(target["id"])})
+    post(client_for(gm), row, {"do": "override", "reason": "lost submission", "action_id_0": str(killer["id"]),
+                               "action_kind_0": "assassinate", "action_target_0": str(target["id"])})
     row.refresh_from_db()
     entry = row.state["subs"][str(killer["id"])]["assassinate"]
     assert entry["target"] == target["id"] and entry["by_gm"]
-    post(client_for(gm), row, {"do": "override", "reason": "withdrawn", "action_id": str(killer["id"]),
-                               "action_kind": "assassinate", "action_withdraw": "yes"})
+    post(client_for(gm), row, {"do": "override", "reason": "withdrawn", "action_id_0": str(killer["id"]),
+                               "action_kind_0": "assassinate", "action_withdraw_0": "yes"})
     row.refresh_from_db()
     assert "assassinate" not in row.state["subs"].get(str(killer["id"]), {})
 

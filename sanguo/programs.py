@@ -14,6 +14,10 @@ seat's command goes on only if its page would offer it (``offered``), then to ``
 the one service layer; a refusal changes nothing and is answered with an ``error`` — no forfeit,
 unlike a match's program seat, as a person's page refuses a stale form. The process's recheck
 (sanguo/live.py) rings it for a doorbell a Redis restart lost.
+
+Its messages are in the language the program asks for in its handshake's ``Accept-Language``, read
+as the site's page sockets read it (``page_language``); a program that asks none reads English, as
+on ``/ws/bot/``. The ``welcome`` frame says which.
 """
 import asyncio
 import json
@@ -22,11 +26,13 @@ from datetime import datetime, timezone as tz
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from game.errors import ServiceError
 from game.games.three_kingdoms import engine
 from game.live import presence, recheck
+from game.live.consumers import page_language
 from game.live.protocol import MAX_FRAME_BYTES, ProtocolError, _client_id
 from game.live.ratelimit import FrameRate
 from game.programs import tokens
@@ -169,12 +175,17 @@ class ProgramConsumer(Watched, AsyncWebsocketConsumer):
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
         self.user = None
         self.heartbeat_task = None
+        self.language = page_language(self.scope)
         # What this socket last told of (``access.digest``); None until its first ``state``, before
         # which nothing is pushed.
         self.seen = None
         self.rate = FrameRate(*settings.BOT_SOCKET_RATE)
         # Refusing needs a close code, and a close code needs an accepted socket.
         await self.accept()
+        with translation.override(self.language):
+            await self.log_in()
+
+    async def log_in(self):
         token = await database_sync_to_async(tokens.row_for)(token_from(self.scope))
         if token is None:
             await self.send_error("bad_token", _("Unknown or revoked API token."))
@@ -191,7 +202,8 @@ class ProgramConsumer(Watched, AsyncWebsocketConsumer):
         await self.channel_layer.group_add(account_group(self.user.pk), self.channel_name)
         await self.channel_layer.group_add(game_group(self.game_id), self.channel_name)
         recheck.watch(self)
-        await self.send_json({"type": "welcome", "user": self.user.username, "game": self.game_id})
+        await self.send_json({"type": "welcome", "user": self.user.username, "game": self.game_id,
+                              "language": self.language})
 
     async def disconnect(self, code):
         if self.user is None:
@@ -217,6 +229,10 @@ class ProgramConsumer(Watched, AsyncWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         if self.user is None:
             return
+        with translation.override(self.language):
+            await self.answer(text_data)
+
+    async def answer(self, text_data):
         if self.rate.refuse():
             await self.send_error("rate_limited", self.rate.message())
             return
@@ -285,7 +301,8 @@ class ProgramConsumer(Watched, AsyncWebsocketConsumer):
 
     async def bot_token_revoked(self, message):
         if not await database_sync_to_async(tokens.exists)(self.token_id):
-            await self.send_error("token_revoked", _("This socket's API token was revoked."))
+            with translation.override(self.language):
+                await self.send_error("token_revoked", _("This socket's API token was revoked."))
             await self.close(code=UNAUTHORIZED)
 
     async def send_json(self, content):

@@ -68,7 +68,7 @@ class Program(RecordingSocket):
         program = cls(game_id, token)
         assert await program.connect()
         welcome = await program.receive()
-        assert welcome == {"type": "welcome", "user": user.username, "game": game_id}
+        assert welcome == {"type": "welcome", "user": user.username, "game": game_id, "language": "en"}
         return program
 
     def keep(self, text):

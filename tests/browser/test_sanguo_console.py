@@ -1,6 +1,7 @@
 """The 天庭 console in Chromium, its night being resolved: the queue, the decisions as forms, the
-ledger, a feedback previewed then sent, a decision answered with its pre-selected proposal — the
-page checked by axe-core in each state (ui.audit). Screenshots in SCREENSHOT_DIR."""
+ledger, a feedback previewed then sent, the override's rows added and removed by the console's
+script, a decision answered with its pre-selected proposal — the page checked by axe-core in each
+state (ui.audit). Screenshots in SCREENSHOT_DIR."""
 import random
 
 import pytest
@@ -48,7 +49,21 @@ def test_the_console_resolves_a_night(resolving, browser, live_server_url, scree
     gm.wait_for_selector("#sanguo-console")
     assert not gm.locator("#console-preview").count()
 
+    # The script: a row added after the blank ones, numbered after every other; one removed, the
+    # rest renumbered on the page.
+    effects = gm.locator("[data-gm-override] fieldset[data-rows]").first
+    effects.locator("[data-add-row]").click()
+    rows = effects.locator(":scope > [data-row]")
+    assert rows.count() == 4
+    assert rows.nth(3).locator("select").first.get_attribute("name") == "effect_kind_3"
+    assert gm.evaluate("document.activeElement.name") == "effect_kind_3"
+    rows.nth(0).locator("[data-remove-row]").click()
+    assert rows.count() == 3
+    assert [rows.nth(n).locator("[data-row-number]").inner_text() for n in range(3)] == ["1", "2", "3"]
+    assert rows.nth(2).locator("[data-remove-row]").inner_text() == "Remove effect 3"
+    ui.audit(gm)
+
     key = gm.get_attribute("#sanguo-console form.decision", "data-decision")
-    gm.click("#sanguo-console form.decision button")
+    gm.click("#sanguo-console form.decision button:not([type=button])")
     gm.wait_for_function("k => !document.querySelector(`form.decision[data-decision='${k}']`)", arg=key)
     ui.audit(gm)

@@ -61,7 +61,8 @@ def test_the_console_resolves_a_night(resolving, browser, live_server_url, scree
     assert rows.count() == 3
     assert [rows.nth(n).locator("[data-row-number]").inner_text() for n in range(3)] == ["1", "2", "3"]
     assert rows.nth(2).locator("[data-remove-row]").inner_text() == "Remove effect 3"
-    ui.audit(gm)
+    effects.scroll_into_view_if_needed()
+    ui.shoot(gm, screenshot_dir, "sanguo-console-override-rows")
 
     key = gm.get_attribute("#sanguo-console form.decision", "data-decision")
     gm.click("#sanguo-console form.decision button:not([type=button])")

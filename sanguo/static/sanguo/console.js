@@ -22,6 +22,7 @@
   function removeButton(row) {
     const button = document.createElement("button");
     button.type = "button";
+    button.className = "button button--small button--quiet";
     button.dataset.removeRow = "";
     row.append(button);
   }
@@ -56,6 +57,7 @@
     for (const row of rows) removeButton(row);
     const button = document.createElement("button");
     button.type = "button";
+    button.className = "button button--small";
     button.dataset.addRow = "";
     button.textContent = list.dataset.add;
     rows[rows.length - 1].after(button);

@@ -223,7 +223,8 @@ def _id_list(text):
 def _rows(post, field):
     """The numbers N of the form's ``<field>_N`` fields, in the page's order: the rows it posted,
     blank ones too, so the Nth of them is the page's Nth row however the script numbered those it added."""
-    pattern = re.compile(rf"{re.escape(field)}_(\d{{1,4}})", re.ASCII)
+    # Numbers as the page writes them (no leading zero), so each row is one number.
+    pattern = re.compile(rf"{re.escape(field)}_(0|[1-9][0-9]{{0,3}})")
     return sorted(int(m[1]) for m in map(pattern.fullmatch, post) if m)
 
 

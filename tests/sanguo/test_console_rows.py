@@ -239,6 +239,12 @@ def test_a_proposal_with_a_nested_judgement_stays_whole_in_the_json_box_and_the_
     assert not [d for d in row.state["pending"] if d["key"] == decision["key"]]
 
 
+def test_a_row_is_one_number_however_its_fields_are_spelt():
+    posted = as_post({"effect_kind_1": "wound", "effect_id_1": "2", "effect_kind_01": "kill", "effect_id_01": "3",
+                      "effect_kind_١": "heal", "effect_id_١": "4"})
+    assert console.effect_rows(posted) == [{"wound": 2}]
+
+
 @pytest.mark.parametrize("effect", [
     {"feedback": 1, "text": "two\nlines"},   # a one-line box would post it changed
     {"wound": 99},                           # an ID the row's menu does not offer

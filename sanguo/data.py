@@ -65,7 +65,7 @@ def character_forms(state):
              "successors": "、".join(data["successors"].get(name, [])),
              "skills": [dict(k, rows=effect_form_rows(k.get("effects", []))) for k in data["skills"]
                         if k["owner"] == name],
-             "new_rows": effect_form_rows([])}
+             "new_rows": effect_form_rows([], blank=1)}
             for name, facts in data["characters"].items()]
 
 
@@ -86,10 +86,11 @@ def _flatten(effects, parent="", rows=None):
     return rows
 
 
-def effect_form_rows(effects):
-    """A skill's effects as its form's rows (see ``skill_effects``), then ``BLANK_ROWS`` blank ones."""
+def effect_form_rows(effects, blank=BLANK_ROWS):
+    """A skill's effects as its form's rows (see ``skill_effects``), then ``blank`` blank ones (a
+    new skill's one: each character's form has one, and a saved skill shows ``BLANK_ROWS`` more)."""
     rows = []
-    for n, (parent, effect) in enumerate(_flatten(effects) + [("", {})] * BLANK_ROWS):
+    for n, (parent, effect) in enumerate(_flatten(effects) + [("", {})] * blank):
         kind = next((k for k in effect if k not in ("mutual", "text")), "")
         value = effect.get(kind)
         row = {"n": n, "parent": parent, "kind": kind, "id": "", "other": "", "text": "", "mutual": False,

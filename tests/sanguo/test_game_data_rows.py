@@ -163,20 +163,29 @@ def test_the_data_imported_is_the_data_the_forms_rebuild(game):
     assert data.natural_deaths_command(row.state, read(page, "natural_deaths")) == {"setup": {"natural_deaths": DEATHS}}
 
 
+def skill_key(form, name):
+    return next(k[len("skill_name_"):] for k, v in form.items() if k.startswith("skill_name_") and v == name)
+
+
 def test_a_new_skill_with_nested_judgements_entered_in_blank_rows(game):
+    """Without a script: the new skill's one row, saved; then the blank rows its form shows."""
     row, gm = game
     client = client_for(gm)
     form = read_form(page_of(client, row), 'data-character="徐庶"')
-    assert form["skill_rows_new"] == str(data.BLANK_ROWS)
+    assert form["skill_rows_new"] == "1"
     form.update({"skill_name_new": "走马荐诸葛", "skill_timing_new": "结算后", "skill_targets_new": "1",
-                 "skill_text_new": "T", "skill_rank_new": "10", "skill_extra_new": "yes", "skill_rows_new": "3",
+                 "skill_text_new": "T", "skill_rank_new": "10", "skill_extra_new": "yes",
                  "skill_effect_kind_new_0": "chance", "skill_effect_id_new_0": "target",
-                 "skill_effect_number_new_0": "1／4",
-                 "skill_effect_kind_new_1": "kill", "skill_effect_parent_new_1": "1:else",
-                 "skill_effect_id_new_1": " target ",
-                 "skill_effect_kind_new_2": "recognise", "skill_effect_parent_new_2": "1:then",
-                 "skill_effect_id_new_2": "target", "skill_effect_other_new_2": "actor",
-                 "skill_effect_mutual_new_2": "on"})
+                 "skill_effect_number_new_0": "1／4"})
+    save(client, row, form)
+    form = read_form(page_of(client, row), 'data-character="徐庶"')
+    key = skill_key(form, "走马荐诸葛")
+    assert form[f"skill_rows_{key}"] == str(1 + data.BLANK_ROWS)
+    form.update({f"skill_effect_kind_{key}_1": "kill", f"skill_effect_parent_{key}_1": "1:else",
+                 f"skill_effect_id_{key}_1": " target ",
+                 f"skill_effect_kind_{key}_2": "recognise", f"skill_effect_parent_{key}_2": "1:then",
+                 f"skill_effect_id_{key}_2": "target", f"skill_effect_other_{key}_2": "actor",
+                 f"skill_effect_mutual_{key}_2": "on"})
     save(client, row, form)
     row.refresh_from_db()
     new = next(k for k in row.state["data"]["skills"] if k["name"] == "走马荐诸葛")
@@ -187,7 +196,6 @@ def test_a_new_skill_with_nested_judgements_entered_in_blank_rows(game):
                                            "else": [{"kill": "target"}]}}]}
     # Shown again: its rows in reading order (then before else), each in its place.
     shown = read_form(page_of(client, row), 'data-character="徐庶"')
-    key = next(k[len("skill_name_"):] for k, v in shown.items() if k.startswith("skill_name_") and v == "走马荐诸葛")
     assert [(shown[f"skill_effect_kind_{key}_{n}"], shown.get(f"skill_effect_parent_{key}_{n}", ""))
             for n in range(3)] == [("chance", ""), ("recognise", "1:then"), ("kill", "1:else")]
     assert shown[f"skill_rank_{key}"] == "10" and shown[f"skill_extra_{key}"] == "yes"

@@ -16,6 +16,9 @@ from django.utils.translation import gettext as _
 
 from game.errors import ServiceError
 
+from . import texts
+from .services import PHASES
+
 
 CHARACTERS = Path(__file__).resolve().parent / "data" / "characters.json"
 PARTS = ("characters", "skills", "identifications", "successors", "natural_deaths", "durations")
@@ -60,7 +63,8 @@ def character_forms(state):
     """Each character's facts, successors and skills as its form on the recruiting page shows them
     (a skill's effects as rows, ``effect_rows``)."""
     data = state["data"]
-    return [{"name": name, "identity": facts.get("identity") or "", "rank": facts.get("rank") or "",
+    return [{"name": name, "country": facts.get("country") or "", "identity": facts.get("identity") or "",
+             "rank": facts.get("rank") or "",
              "evaluations": "、".join(facts.get("evaluations") or []),
              "successors": "、".join(data["successors"].get(name, [])),
              "skills": [dict(k, rows=effect_form_rows(k.get("effects", []))) for k in data["skills"]
@@ -249,7 +253,8 @@ def names(text):
 
 
 def character_command(state, post):
-    """A character's form as the engine's ``setup``: its identity, rank and evaluations, its
+    """A character's form as the engine's ``setup``: its country (when the post has the field),
+    identity, rank and evaluations, its
     successors in the game's successors and its skills in the game's skills (the others kept; a
     skill's effects as they were). The engine judges every value; an empty
     field is "none" (evaluations, successors) or "not confirmed" (identity, rank)."""
@@ -259,6 +264,8 @@ def character_command(state, post):
     evaluations = names(post.get("evaluations", ""))
     facts = {"identity": post.get("identity", "").strip() or None, "rank": post.get("rank") or None,
              "evaluations": evaluations or None}
+    if "country" in post:
+        facts["country"] = post["country"] or None
     successors = {k: v for k, v in state["data"]["successors"].items() if k != name}
     if names(post.get("successors", "")):
         successors[name] = names(post.get("successors", ""))
@@ -345,3 +352,18 @@ def natural_deaths_command(state, post):
             raise ServiceError("bad_setup", _("%(name)s dies a natural death once: give one night.") % words)
         deaths[name] = _number(night, _("Natural death %(row)s: give the night as a number from 1.") % words)
     return {"setup": {"natural_deaths": deaths}}
+
+
+def duration_rows(state):
+    """Each phase's length in minutes, as the durations form shows it."""
+    return [(name, texts.phase(name), f"{state['data']['durations'][name] / 60:g}") for name in PHASES]
+
+
+def durations_command(post):
+    """The phase lengths form as the engine's ``setup`` of the lengths it gives (an empty field:
+    unchanged), within the site's bounds (the console's reading of such fields)."""
+    from .console import durations
+    lengths = durations(post)
+    if not lengths:
+        raise ServiceError("bad_durations", _("Give at least one phase's length."))
+    return {"setup": {"durations": lengths}}

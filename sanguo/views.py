@@ -23,7 +23,8 @@ from .models import MODES, SIZES, Event, Game, Seat
 MODE_NAMES = {"standard": "标准局", "solo": "孤单英雄局", "nine": "王侯将相局", "crowd": "群英荟萃局"}
 # The game data's forms on the recruiting page, each the engine's ``setup`` of its parts.
 DATA_FORMS = {"character": data.character_command, "identifications": data.identifications_command,
-              "natural_deaths": data.natural_deaths_command}
+              "natural_deaths": data.natural_deaths_command,
+              "durations": lambda state, post: data.durations_command(post)}
 # How many of the game's latest events a page lists.
 LOG_LENGTH = 60
 
@@ -135,6 +136,7 @@ def _render_game(request, row, preview=None):
                        identification_kinds=data.IDENTIFICATION_KINDS,
                        identification_checks=data.EVALUATIONS + data.IDENTITIES,
                        natural_death_rows=data.natural_death_rows(row.state),
+                       duration_rows=data.duration_rows(row.state), countries=console.COUNTRIES,
                        character_names=list(row.state["data"]["characters"]))
     if audience == "gm" and row.status == Game.Status.LIVE:
         context["console"] = dict(console.context(row, view), preview=preview, host=request.user.pk == row.gm_id)

@@ -120,7 +120,8 @@ def save(client, row, fields):
 
 
 FORMS = {"character": 'data-character="张辽"', "identifications": "data-identification-form",
-         "natural_deaths": "data-natural-death-form"}
+         "natural_deaths": "data-natural-death-form", "durations": "data-durations-form"}
+WHICH = list(FORMS)
 
 
 def read(page, which):
@@ -135,7 +136,7 @@ def without_inferred(stored):
                                     for name, facts in stored["characters"].items()})
 
 
-@pytest.mark.parametrize("which", ["character", "identifications", "natural_deaths"])
+@pytest.mark.parametrize("which", WHICH)
 def test_each_form_saved_as_shown_keeps_the_data_and_shows_it_again(game, which):
     row, gm = game
     client = client_for(gm)
@@ -211,6 +212,29 @@ def test_a_new_skill_with_nested_judgements_entered_in_blank_rows(game):
         "name": "走马荐诸葛", "owner": "徐庶", "timing": "结算后", "targets": 1, "text": "T"}
 
 
+def test_a_characters_country_and_the_phase_lengths(game):
+    row, gm = game
+    client = client_for(gm)
+    page = page_of(client, row)
+    form = read_form(page, 'data-character="司马懿"')
+    assert form["country"] == ""
+    save(client, row, dict(form, country="魏", identity="军师"))
+    lengths = read(page, "durations")
+    assert lengths["minutes_day_vote"] == "120"
+    save(client, row, dict(lengths, minutes_day_vote="90.5", minutes_night_action=""))
+    row.refresh_from_db()
+    assert row.state["data"]["characters"]["司马懿"] == {"country": "魏", "identity": "军师", "rank": None,
+                                                         "inferred": False, "evaluations": None}
+    assert row.state["data"]["durations"] == dict(DURATIONS, day_vote=5430)
+    # A post of the form without the country field leaves the country as it is.
+    save(client, row, {"do": "character", "name": "司马懿", "identity": "军师"})
+    row.refresh_from_db()
+    assert row.state["data"]["characters"]["司马懿"]["country"] == "魏"
+    page = page_of(client, row)
+    assert read_form(page, 'data-character="司马懿"')["country"] == "魏"
+    assert read(page, "durations")["minutes_day_vote"] == "90.5"
+
+
 def test_identification_and_natural_death_rows_added_removed_and_reordered(game):
     row, gm = game
     client = client_for(gm)
@@ -260,6 +284,10 @@ def test_identification_and_natural_death_rows_added_removed_and_reordered(game)
     ("identifications", {"ident_checks_2": "神仙"}, "Identification 3: a 评价 checks one evaluation or identity"),
     ("identifications", {"ident_names_0": "无名氏"}, "徐庶: identification names unknown characters"),
     ("identifications", {"ident_passive_1": ""}, "张辽: before (结算前, ruling 58) marks an identification"),
+    ("character", {"country": "楚"}, "张辽: country must be one of"),
+    ("durations", {"minutes_day_vote": "soon"}, "Each phase lasts from one minute to 14 days."),
+    ("durations", {"minutes_day_vote": "0.5"}, "Each phase lasts from one minute to 14 days."),
+    ("durations", {f"minutes_{phase}": "" for phase in services.PHASES}, "Give at least one phase's length."),
     ("natural_deaths", {"death_name_0": "无名氏"}, "Natural death 1: choose a character of this game."),
     ("natural_deaths", {"death_night_0": "third"}, "Natural death 1: give the night as a number from 1."),
     ("natural_deaths", {"death_night_0": "0"}, "needs a night number &gt;= 1"),
@@ -276,14 +304,15 @@ def test_each_bad_row_is_refused_with_its_message_and_nothing_changes(game, whic
     assert (row.version, row.state) == before
 
 
-@pytest.mark.parametrize("which", ["character", "identifications", "natural_deaths"])
+@pytest.mark.parametrize("which", WHICH)
 def test_only_the_game_master_saves_and_nobody_else_sees_the_data(game, which):
     row, gm = game
     player, stranger = people(2)
     services.sign_up(row.pk, player)
     fields = read(page_of(client_for(gm), row), which)
     # What anyone else would post: everything emptied, which the game master's post would save.
-    emptied = {k: ("" if k.startswith(("skill_effect_kind", "ident_owner", "death_name")) else v)
+    emptied = {k: ("" if k.startswith(("skill_effect_kind", "ident_owner", "death_name")) else
+                   "1" if k.startswith("minutes_") else v)
                for k, v in fields.items()}
     before = (row.version, row.state)
     for person in (player, stranger):
@@ -297,7 +326,7 @@ def test_only_the_game_master_saves_and_nobody_else_sees_the_data(game, which):
     for client in (client_for(player), client_for(stranger), Client()):
         page = page_of(client, row)
         assert not [secret for secret in SECRETS if secret in page]
-        assert "data-identification-form" not in page and "data-natural-death-form" not in page
+        assert not [marker for marker in FORMS.values() if marker in page]
     assert "八卦奇阵" in page_of(client_for(gm), row)
 
 

@@ -334,5 +334,6 @@ def test_the_forms_read_in_chinese(game):
     row, gm = game
     page = client_for(gm, HTTP_ACCEPT_LANGUAGE="zh-hans").get(reverse("sanguo:game", args=[row.pk])).content.decode()
     for english in ("Default effects, in order", "Save the identifications", "Save the natural deaths",
-                    "Identification 1", "Natural death 1", "the skill's effects", "Where"):
+                    "Identification 1", "Natural death 1", "the skill's effects", "Where", "Add a row",
+                    "effect ROW: then", "Phase lengths"):
         assert english not in page, english

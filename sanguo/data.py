@@ -53,6 +53,12 @@ IDENTITIES = ("君主", "军师", "杀手", "护卫", "女眷", "平民")
 # A skill's effects name IDs by number or by these placeholders, filled in when the skill is used
 # (``picked``: inside a pick, each ID it picked).
 PLACEHOLDERS = ("actor", "target", "trigger", "picked")
+# The effects a skill's data may hold (docs/three-kingdoms-engine.md, "Effects"): those naming one
+# ID, the others, then the server's judgements. The console's effect rows (``console.ROW_EFFECTS``)
+# are these but the judgements; they are not imported from there, since the console imports this
+# module.
+ID_EFFECTS = ("wound", "kill", "leave", "heal", "outside", "back", "fail", "revive")
+EFFECT_KINDS = (*ID_EFFECTS, "recognise", "feedback", "announce", "identity", "luck", "chance", "pick")
 # Blank rows a form shows after the existing ones (without a script, the only way to add).
 BLANK_ROWS = 2
 # The most rows a post may claim: a form never shows more, and a forged count reads no further.
@@ -180,17 +186,9 @@ def _who(text, message):
     return text if text in PLACEHOLDERS else _number(text, message)
 
 
-def effect_kinds():
-    """The kinds a skill's effect row may be: the console's effect rows' and the judgements."""
-    # Imported here: the console imports this module (its ``names``).
-    from .console import ROW_EFFECTS
-    return (*ROW_EFFECTS, *BRANCHES)
-
-
 def _effect(kind, row, words):
     """One row's effect (``row``: its fields by name), in the engine's shape."""
-    from .console import ID_EFFECTS
-    if kind not in effect_kinds():
+    if kind not in EFFECT_KINDS:
         raise ServiceError("bad_setup", _("%(skill)s, effect %(row)s: choose its kind.") % words)
     text = row("text").strip()
     if kind == "announce":
@@ -359,11 +357,9 @@ def duration_rows(state):
     return [(name, texts.phase(name), f"{state['data']['durations'][name] / 60:g}") for name in PHASES]
 
 
-def durations_command(post):
-    """The phase lengths form as the engine's ``setup`` of the lengths it gives (an empty field:
-    unchanged), within the site's bounds (the console's reading of such fields)."""
-    from .console import durations
-    lengths = durations(post)
+def durations_command(lengths):
+    """The phase lengths form as the engine's ``setup`` of the lengths it gives (``lengths``: its
+    fields as the console reads them, ``console.durations``; an empty field: unchanged)."""
     if not lengths:
         raise ServiceError("bad_durations", _("Give at least one phase's length."))
     return {"setup": {"durations": lengths}}

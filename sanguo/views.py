@@ -24,7 +24,7 @@ MODE_NAMES = {"standard": "标准局", "solo": "孤单英雄局", "nine": "王�
 # The game data's forms on the recruiting page, each the engine's ``setup`` of its parts.
 DATA_FORMS = {"character": data.character_command, "identifications": data.identifications_command,
               "natural_deaths": data.natural_deaths_command,
-              "durations": lambda state, post: data.durations_command(post)}
+              "durations": lambda state, post: data.durations_command(console.durations(post))}
 # How many of the game's latest events a page lists.
 LOG_LENGTH = 60
 
@@ -131,7 +131,7 @@ def _render_game(request, row, preview=None):
         context["player"] = _player(row, view, audience)
     if audience == "gm" and row.status == Game.Status.RECRUITING:
         context.update(character_forms=data.character_forms(row.state), timings=data.TIMINGS,
-                       effect_kinds=data.effect_kinds(), placeholders=data.PLACEHOLDERS,
+                       effect_kinds=data.EFFECT_KINDS, placeholders=data.PLACEHOLDERS,
                        identification_rows=data.identification_rows(row.state),
                        identification_kinds=data.IDENTIFICATION_KINDS,
                        identification_checks=data.EVALUATIONS + data.IDENTITIES,

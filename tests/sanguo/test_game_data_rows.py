@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from sanguo import data, services
+from sanguo import console, data, services
 from tests.accounts import client_for
 
 from .helpers import DURATIONS, clock, people  # noqa: F401
@@ -210,6 +210,11 @@ def test_a_new_skill_with_nested_judgements_entered_in_blank_rows(game):
     row.refresh_from_db()
     assert next(k for k in row.state["data"]["skills"] if k["name"] == "走马荐诸葛") == {
         "name": "走马荐诸葛", "owner": "徐庶", "timing": "结算后", "targets": 1, "text": "T"}
+
+
+def test_a_skills_effect_kinds_are_the_consoles_and_the_judgements():
+    assert data.EFFECT_KINDS == (*console.ROW_EFFECTS, "chance", "pick")
+    assert data.ID_EFFECTS == console.ID_EFFECTS
 
 
 def test_a_characters_country_and_the_phase_lengths(game):

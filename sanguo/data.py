@@ -67,7 +67,7 @@ MAX_ROWS = 200
 
 def character_forms(state):
     """Each character's facts, successors and skills as its form on the recruiting page shows them
-    (a skill's effects as rows, ``effect_rows``)."""
+    (a skill's effects as rows, ``effect_form_rows``)."""
     data = state["data"]
     return [{"name": name, "country": facts.get("country") or "", "identity": facts.get("identity") or "",
              "rank": facts.get("rank") or "",
@@ -108,7 +108,9 @@ def effect_form_rows(effects, blank=BLANK_ROWS):
         if kind == "recognise":
             row.update(id=value[0], other=value[1], mutual=bool(effect.get("mutual")))
         elif kind in ("identity", "luck"):
-            row.update(id=value[0], text=value[1] or "")
+            # The engine takes a luck of ``[ID]`` as ``[ID, None]``.
+            ident, given = (value + [None])[:2]
+            row.update(id=ident, text=given or "")
         elif kind == "announce":
             row.update(text=value)
         elif kind == "chance":
@@ -176,8 +178,13 @@ def _number(text, message):
 
 
 def _rows(post, field):
-    """How many rows the form says it has (at most ``MAX_ROWS``)."""
-    return min(_number(post.get(field) or "0", _("The form is out of date: reload the page.")), MAX_ROWS)
+    """How many rows the form says it has (at most ``MAX_ROWS``). A post without that count is no
+    post of the form: read as none, its rows would clear the part."""
+    message = _("The form is out of date: reload the page.")
+    count = _number(post.get(field), message)
+    if count < 0:
+        raise ServiceError("bad_setup", message)
+    return min(count, MAX_ROWS)
 
 
 def _who(text, message):

@@ -212,6 +212,19 @@ def test_a_new_skill_with_nested_judgements_entered_in_blank_rows(game):
         "name": "走马荐诸葛", "owner": "徐庶", "timing": "结算后", "targets": 1, "text": "T"}
 
 
+def test_a_short_form_the_engine_takes_is_shown_and_saved_in_full(game):
+    row, gm = game
+    client = client_for(gm)
+    services.import_game_data(row.pk, gm, json.dumps({"skills": [
+        {"name": "观星", "owner": "徐庶", "timing": "结算后", "targets": 1, "text": "",
+         "effects": [{"luck": ["target"]}, {"chance": {"for": "actor", "odds": [1, 2], "against": None}}]}]}))
+    form = read_form(page_of(client, row), 'data-character="徐庶"')
+    save(client, row, form)
+    row.refresh_from_db()
+    assert row.state["data"]["skills"][0]["effects"] == [
+        {"luck": ["target", None]}, {"chance": {"for": "actor", "odds": [1, 2], "then": [], "else": []}}]
+
+
 def test_a_skills_effect_kinds_are_the_consoles_and_the_judgements():
     assert data.EFFECT_KINDS == (*console.ROW_EFFECTS, "chance", "pick")
     assert data.ID_EFFECTS == console.ID_EFFECTS
@@ -280,6 +293,8 @@ def test_identification_and_natural_death_rows_added_removed_and_reordered(game)
     ("character", {"skill_rank_1": "12"}, "八卦奇阵: rank (结算前 order) must be 1 to 11"),
     ("character", {"skill_rank_1": "first"}, "八卦奇阵: give its rank (结算前 order) as a number"),
     ("character", {"skill_rows_1": "many"}, "The form is out of date: reload the page."),
+    ("identifications", {"rows": "-1"}, "The form is out of date: reload the page."),
+    ("natural_deaths", {"rows": ""}, "The form is out of date: reload the page."),
     ("identifications", {"ident_owner_0": "无名氏"}, "Identification 1: choose a character of this game."),
     ("identifications", {"ident_kind_0": "偷看"}, "Identification 1: choose its kind."),
     ("identifications", {"ident_count_0": ""}, "Identification 1: give how many IDs it names, from 1 to 5."),

@@ -21,6 +21,10 @@ from . import access, chat, console, data, known, notices, player, records, serv
 from .models import MODES, SIZES, Event, Game, Seat
 
 MODE_NAMES = {"standard": "标准局", "solo": "孤单英雄局", "nine": "王侯将相局", "crowd": "群英荟萃局"}
+# The game data's forms on the recruiting page, each the engine's ``setup`` of its parts.
+DATA_FORMS = {"character": data.character_command, "identifications": data.identifications_command,
+              "natural_deaths": data.natural_deaths_command,
+              "durations": lambda state, post: data.durations_command(console.durations(post))}
 # How many of the game's latest events a page lists.
 LOG_LENGTH = 60
 
@@ -126,7 +130,14 @@ def _render_game(request, row, preview=None):
     if row.status == Game.Status.LIVE and isinstance(audience, int):
         context["player"] = _player(row, view, audience)
     if audience == "gm" and row.status == Game.Status.RECRUITING:
-        context.update(character_forms=data.character_forms(row.state), timings=data.TIMINGS)
+        context.update(character_forms=data.character_forms(row.state), timings=data.TIMINGS,
+                       effect_kinds=data.EFFECT_KINDS, placeholders=data.PLACEHOLDERS,
+                       identification_rows=data.identification_rows(row.state),
+                       identification_kinds=data.IDENTIFICATION_KINDS,
+                       identification_checks=data.EVALUATIONS + data.IDENTITIES,
+                       natural_death_rows=data.natural_death_rows(row.state),
+                       duration_rows=data.duration_rows(row.state), countries=console.COUNTRIES,
+                       character_names=list(row.state["data"]["characters"]))
     if audience == "gm" and row.status == Game.Status.LIVE:
         context["console"] = dict(console.context(row, view), preview=preview, host=request.user.pk == row.gm_id)
     if row.status != Game.Status.CANCELLED:
@@ -200,9 +211,8 @@ def act(request, game_id):
             upload = request.FILES.get("file")
             text = upload.read().decode("utf-8", "replace") if upload else request.POST.get("data", "")
             services.import_game_data(game_id, user, text)
-        elif do == "character":
-            row = Game.objects.get(pk=game_id)
-            services.command(game_id, user, "", data.character_command(row.state, request.POST))
+        elif do in DATA_FORMS:
+            services.command(game_id, user, "", _data_command(game_id, user, do, request.POST))
         elif do == "start":
             services.start(game_id, user)
         elif do == "cancel":
@@ -224,6 +234,15 @@ def act(request, game_id):
     except ValueError:
         messages.error(request, _("Choose one of the game's seats."))
     return _back_to(game_id, invite=request.POST.get("invite"))
+
+
+def _data_command(game_id, user, do, post):
+    """A game data form's ``setup``, read against the data as it is; the game master's only, so a
+    refusal's message (which reads the data) tells nobody else anything of it."""
+    row = Game.objects.filter(pk=game_id).first()
+    if row is None or access.audience(row, user) != "gm":
+        raise ServiceError("not_gm", _("Only the game master can do that."))
+    return DATA_FORMS[do](row.state, post)
 
 
 def _console_command(game_id, user, post):

@@ -274,9 +274,9 @@ def make_pool(count, tag, game="aquawar"):
         cookies.append(f"{settings.SESSION_COOKIE_NAME}={key}")
     Session.objects.bulk_create(sessions)
     matches = []
+    rules = games.get(game)
     for i in range(count):
         match = Match(host=users[2 * i], guest=users[2 * i + 1], status=Match.Status.LIVE, game=game)
-        rules = games.get(game)
         match.state = rules.dump(rules.new_match(match.seed, first_mover=match.first_mover))
         matches.append(match)
     Match.objects.bulk_create(matches)

@@ -7,6 +7,15 @@ socket checks version numbering (gaps, duplicates) and, on the match socket, hid
 (b) the opponent's socket receiving that ``version`` frame, (c) each spectator's receiving it.
 A ``version`` frame can arrive before the sender's ``ack`` (they travel on different sockets), so
 receipts wait in ``pending`` until the ack has told which command the version was.
+
+With ``ui="html"`` the spectators connect as browsers do (``?ui=html``) and each player opens such
+a browser socket beside its JSON one: the HTML dialect carries no machine-readable legal commands
+and acknowledges a command with an empty notice that names neither it nor its version, so the
+players still choose and send over JSON, while what people see (the opponent's and spectators'
+latency, duplicates, leaks) is measured on the HTML sockets. An HTML socket learns a version from
+its ``#match-status`` fragment (``data-version``); the dialect sends one fragment for all versions
+a socket missed, so a version it skips is no gap there (its log lines come with the fragment), and
+a duplicate is a status older than the last one or a log line appended again.
 """
 import asyncio
 import json
@@ -17,7 +26,7 @@ from collections import Counter, defaultdict
 from websockets.asyncio.client import connect
 
 from _loadpolicy import choose
-from _loadscan import Scanner, Truth
+from _loadscan import HtmlScanner, MiracleScanner, MiracleTruth, Scanner, Truth, appended_log_versions, html_status
 
 CONNECT_TIMEOUT = 30
 # Handshakes at once. daphne drops a socket whose application has not accepted it within 5 s
@@ -29,8 +38,10 @@ CONNECTING = 16
 class Run:
     """What all tables of one measured run share: settings, the window, the match pool and counters."""
 
-    def __init__(self, kind, urls, matches, spectators, think, duration, pool=None, pad=0, seed=1, drain=15.0):
+    def __init__(self, kind, urls, matches, spectators, think, duration, pool=None, pad=0, seed=1, drain=15.0,
+                 game="aquawar", ui="json"):
         self.kind, self.urls, self.matches, self.spectators = kind, urls, matches, spectators
+        self.game, self.ui = game, ui
         self.think, self.duration, self.pad, self.seed, self.drain = think, duration, pad, seed, drain
         self.pool = pool or []
         # Called at the window's start and end: CPU counters are read over the window alone.
@@ -65,9 +76,11 @@ class Table:
     def __init__(self, run, index, match_id, cookies):
         self.run, self.index, self.match_id = run, index, match_id
         self.rng = random.Random(run.seed * 100003 + run.count["tables"])
-        self.truth = Truth()
+        self.truth = MiracleTruth() if run.game == "miracle" else Truth()
         self.playing = False
         self.sent = {}  # client id -> (sent at, seat)
+        self.commands = {}  # client id -> command, until acked: the truth learns what it applied
+        self.known_through = 0  # every version up to this one has been acked
         self.version_sent = {}  # version -> (sent at, seat)
         self.pending = defaultdict(list)  # version -> [(receiver seat, received at)]
         self.final = None  # the last version, once the match is over
@@ -75,16 +88,21 @@ class Table:
         self.changed = asyncio.Event()
         urls = run.urls
         # Each match's two players on different processes (when there are two); spectators spread.
+        html = run.ui == "html" and run.kind == "game"
         self.sockets = [Viewer(self, seat, urls[(index + seat) % len(urls)], cookies[seat]) for seat in (0, 1)]
+        if html:
+            # The players' browser sockets: on the process of the other player's JSON one, so that
+            # what a player sees crosses processes as in the JSON run.
+            self.sockets += [Viewer(self, seat, urls[(index + 1 + seat) % len(urls)], cookies[seat], html=True)
+                             for seat in (0, 1)]
         self.sockets += [
-            Viewer(self, None, urls[(index + 2 + k) % len(urls)], None) for k in range(run.spectators)
+            Viewer(self, None, urls[(index + 2 + k) % len(urls)], None, html=html) for k in range(run.spectators)
         ]
 
-    @property
-    def path(self):
+    def path(self, html):
         if self.run.kind == "echo":
             return f"/ws/bench-echo/{self.match_id}/?pad={self.run.pad}"
-        return f"/ws/match/{self.match_id}/"
+        return f"/ws/match/{self.match_id}/" + ("?ui=html" if html else "")
 
     async def open(self):
         await asyncio.gather(*(socket.open() for socket in self.sockets))
@@ -106,6 +124,14 @@ class Table:
             return
         self.version_sent[version] = (sent_at, seat)
         self.last_acked = max(self.last_acked, version)
+        command = self.commands.pop(client_id, None)
+        if command is not None and not duplicate:
+            self.truth.applied(version, command, seat)
+        while self.known_through + 1 in self.version_sent:
+            self.known_through += 1
+        for socket in self.sockets:
+            if socket.html:
+                self.judge(socket)
         # Throughput counts acks that arrive in the window (whenever the command was sent: a
         # saturated server works off a queue); latency counts commands sent in the window.
         if self.run.in_window(t) and not duplicate:
@@ -115,6 +141,12 @@ class Table:
         for receiver, received_at in self.pending.pop(version, ()):
             self.record(version, receiver, received_at)
         self.changed.set()
+
+    def judge(self, socket):
+        socket.scanner.judge(self.known_through)
+        if socket.scanner.findings:
+            self.run.leaks.extend(socket.scanner.findings)
+            socket.scanner.findings = []
 
     def received(self, version, receiver, t):
         if version in self.version_sent:
@@ -145,6 +177,11 @@ class Table:
                 break
         target = self.final if self.final is not None else self.last_acked
         self.run.errors["no_ack"] += len(self.sent)
+        for socket in self.sockets:
+            if socket.html:
+                self.judge(socket)
+                # Fragments past a version that never got its ack: their truth is not known.
+                self.run.count["html_unjudged"] += len(socket.scanner.waiting)
         for socket in self.sockets:
             behind = target - (socket.version or 0)
             if behind > 0:
@@ -177,8 +214,11 @@ class Table:
 class Viewer:
     """One websocket: a player (seat 0/1) or a spectator (None)."""
 
-    def __init__(self, table, seat, base_url, cookie):
+    def __init__(self, table, seat, base_url, cookie, html=False):
         self.table, self.seat, self.base_url, self.cookie = table, seat, base_url, cookie
+        self.html = html
+        # Whose latency this socket measures: in the HTML run the players' JSON sockets only play.
+        self.measured = html or table.run.ui == "json" or table.run.kind == "echo"
         self.ws = None
         self.reader = None
         self.version = None
@@ -187,14 +227,19 @@ class Viewer:
         self.acted_at = None
         self.acked_version = -1
         self.commands = 0
-        self.scanner = Scanner(table.truth, seat)
+        if html:
+            self.scanner = HtmlScanner(table.truth, seat)
+        elif table.run.game == "miracle":
+            self.scanner = MiracleScanner(table.truth, seat)
+        else:
+            self.scanner = Scanner(table.truth, seat)
 
     async def open(self):
         run = self.table.run
         headers = {"Cookie": self.cookie} if self.cookie else {}
         async with run.connecting:
             self.ws = await connect(
-                self.base_url + self.table.path,
+                self.base_url + self.table.path(self.html),
                 origin=self.base_url.replace("ws://", "http://", 1),
                 additional_headers=headers,
                 compression=None,  # daphne does not negotiate permessage-deflate anyway
@@ -202,7 +247,8 @@ class Viewer:
                 open_timeout=CONNECT_TIMEOUT,
                 max_size=2**20,
             )
-            if run.kind == "game":
+            if run.kind == "game" and not self.html:
+                # A browser socket is sent the whole page state on connecting, unasked.
                 await self.ws.send('{"type":"hello","version":null}')
             else:
                 self.version = 0
@@ -214,7 +260,10 @@ class Viewer:
             async for text in self.ws:
                 t = time.perf_counter()
                 run.count["frames"] += 1
-                self.on_frame(json.loads(text), text, t)
+                if self.html:
+                    self.on_fragment(text, t)
+                else:
+                    self.on_frame(json.loads(text), text, t)
         except Exception as error:  # a closed or broken socket ends its reader; count it
             if not run.stop.is_set() or self.table.playing:
                 run.errors[f"socket:{type(error).__name__}"] += 1
@@ -237,7 +286,8 @@ class Viewer:
             self.maybe_act()
         elif kind == "version":
             self.count_sequence(frame["version"])
-            table.received(frame["version"], self.seat, t)
+            if self.measured:
+                table.received(frame["version"], self.seat, t)
             if run.kind == "game":
                 self.scanner.version(frame, text)
             else:
@@ -252,6 +302,26 @@ class Viewer:
                 self.acting = False
                 self.acted_at = None
                 self.maybe_act()
+
+    def on_fragment(self, text, t):
+        """A browser socket's fragment: a version when it carries ``#match-status``."""
+        run, table = self.table.run, self.table
+        if "match-notice--error" in text:
+            run.errors["html_error"] += 1
+        status = html_status(text)
+        if status is None:
+            return
+        state, version = status
+        if self.version is not None:
+            if version < self.version:
+                run.count["duplicates"] += 1
+            run.count["duplicates"] += sum(1 for v in appended_log_versions(text) if v <= self.version)
+            for missed in range(self.version + 1, version + 1):
+                table.received(missed, self.seat, t)
+        self.version = version if self.version is None else max(self.version, version)
+        self.scanner.fragment(version, state == "live", text, table.known_through)
+        table.judge(self)
+        table.changed.set()
 
     def count_sequence(self, version):
         count = self.table.run.count
@@ -317,10 +387,10 @@ class Viewer:
             self.acting = False
             table.changed.set()
             return
-        if "pick" in command:
-            table.truth.add(self.seat, command["pick"], command.get("mimic"))
+        table.truth.sent(self.seat, command)
         self.commands += 1
         client_id = f"t{table.match_id}s{self.seat}n{self.commands}"
+        table.commands[client_id] = command
         frame = {"type": "command", "id": client_id, "version": version, "command": command}
         table.sent[client_id] = (time.perf_counter(), self.seat)
         try:

@@ -235,12 +235,12 @@ def service_cpu_seconds(names=("postgres", "redis-server")):
     return total
 
 
-def make_pool(count, tag):
-    """``count`` live matches with fresh players, and each player's session cookie.
+def make_pool(count, tag, game="aquawar"):
+    """``count`` live matches of ``game`` with fresh players, and each player's session cookie.
 
     Written in bulk: ``services.join_match`` does exactly this (a live match whose state is the
-    engine's new match for its seed) one transaction at a time, which would take minutes for the
-    thousands of matches a run may need. Returns [(match id, (host cookie, guest cookie))].
+    game's new match for its seed, no clock) one transaction at a time, which would take minutes for
+    the thousands of matches a run may need. Returns [(match id, (host cookie, guest cookie))].
     """
     from datetime import timedelta
 
@@ -252,7 +252,7 @@ def make_pool(count, tag):
     from django.utils import timezone
     from django.utils.crypto import get_random_string
 
-    from game.games.aquawar import engine
+    from game import games
     from game.models import Match
 
     User = get_user_model()
@@ -274,9 +274,10 @@ def make_pool(count, tag):
         cookies.append(f"{settings.SESSION_COOKIE_NAME}={key}")
     Session.objects.bulk_create(sessions)
     matches = []
+    rules = games.get(game)
     for i in range(count):
-        match = Match(host=users[2 * i], guest=users[2 * i + 1], status=Match.Status.LIVE)
-        match.state = engine.new_match(match.seed).to_json()
+        match = Match(host=users[2 * i], guest=users[2 * i + 1], status=Match.Status.LIVE, game=game)
+        match.state = rules.dump(rules.new_match(match.seed, first_mover=match.first_mover))
         matches.append(match)
     Match.objects.bulk_create(matches)
     return [(match.pk, (cookies[2 * i], cookies[2 * i + 1])) for i, match in enumerate(matches)]

@@ -3,6 +3,7 @@
     .venv/bin/python bench/load.py --setup embedded --matches 50
     .venv/bin/python bench/load.py --setup production --matches 200
     .venv/bin/python bench/load.py --setup production --curve 10,50,100,200,500 --svg docs/load-curve.svg
+    .venv/bin/python bench/load.py --setup production --matches 50 --game miracle --ui html
 
 ``embedded`` is one daphne process on a SQLite file with the in-memory channel layer;
 ``production`` is two daphne processes on two ports sharing a PostgreSQL database and Redis, each
@@ -22,6 +23,15 @@ For each number of matches it measures four runs, each bounded by ``--duration``
   ``/ws/bench-echo/`` (game/live/bench_echo.py): ack to the sender, then a ``group_send`` through the
   channel layer to every socket in the room. The ratio of the saturated runs is the pipeline's
   cost (database, engine, views) over the bare websocket and channel-layer plumbing.
+
+``--game miracle`` plays 神迹之战 instead of Aquawar: both players send a random deck first (blind,
+as the lobby's flow has it once the guest joins), then random commands from the state's
+``options`` (``_loadpolicy.choose_miracle``), and the frames are scanned for the other side's
+deck while decks are being chosen. ``--ui html`` connects the spectators as browsers do
+(``?ui=html``, htmx fragments) and gives each player a browser socket beside the JSON one it
+plays on (the HTML dialect has no machine-readable legal commands, and its acknowledgement
+names no command): the opponent and spectator latencies are then those of the HTML sockets.
+The echo runs are the same whatever ``--game`` and ``--ui``.
 
 Before the runs it connects ``--idle-spectators`` spectator sockets that say hello and then idle,
 and reports the servers' RSS growth per socket. Output: a table, the targets, and one JSON line.
@@ -95,9 +105,10 @@ async def measure(kind, mode, level, args, servers, urls, on_window=None):
         # Paced matches rarely end within a run; saturated ones end every few seconds and are
         # replaced, so their pool holds roughly duration × (commands/s ÷ commands per match) more.
         spare = level // 4 + 10 if mode == "paced" else args.pool_spare
-        pool = await asyncio.to_thread(make_pool, level + spare, f"{mode[0]}{level}")
+        pool = await asyncio.to_thread(make_pool, level + spare, f"{mode[0]}{level}", args.game)
     await quiet(servers)
-    run = Run(kind, urls, level, args.spectators, think, args.duration, pool, args.pad, args.seed, args.drain)
+    run = Run(kind, urls, level, args.spectators, think, args.duration, pool, args.pad, args.seed, args.drain,
+              args.game, args.ui)
     run.on_window = on_window or (lambda: None)
     run.probe = lambda: {"servers": [cpu_seconds(s.pid) for s in servers], "busy": machine_busy(),
                          "services": service_cpu_seconds()}
@@ -123,6 +134,7 @@ async def measure(kind, mode, level, args, servers, urls, on_window=None):
         "leaks": len(run.leaks),
         "leak_examples": run.leaks[:3],
         "frames_scanned": run.count["scanned"],
+        **({"html_unjudged": run.count["html_unjudged"]} if run.ui == "html" and kind == "game" else {}),
         "matches_finished": run.count["finished"],
         "errors": {k: v for k, v in run.errors.items() if v},
         "pool_exhausted": run.count["pool_exhausted"],
@@ -279,6 +291,9 @@ async def bench(args, servers, urls):
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--setup", choices=("embedded", "production"), default="embedded")
+    parser.add_argument("--game", choices=("aquawar", "miracle"), default="aquawar", help="the game the matches play")
+    parser.add_argument("--ui", choices=("json", "html"), default="json",
+                        help="html: spectators, and a second socket per player, speak the browser dialect (?ui=html)")
     parser.add_argument("--matches", type=int, help="concurrent matches (default 50 embedded, 200 production)")
     parser.add_argument("--curve", help="comma-separated match counts to measure in turn, e.g. 10,50,100,200,500")
     parser.add_argument("--spectators", type=int, default=1, help="spectator sockets per match")
@@ -333,6 +348,12 @@ def main(argv=None):
             django.setup()
         else:
             env.create()
+            if args.ui == "html":
+                from django.core.management import call_command
+
+                # The fragments name their static files through the manifest, as deployed
+                # (docs/deploy.md): without it every HTML socket's first render fails.
+                call_command("collectstatic", interactive=False, verbosity=0)
             count = args.processes or (1 if args.setup == "embedded" else 2)
             servers = [Server(env, i) for i in range(count)]
             # The production setup's clocks run in a bot worker, beside the servers.
@@ -340,17 +361,20 @@ def main(argv=None):
             for server in servers + workers:
                 server.wait_ready()
             urls = [s.url for s in servers]
+        if (args.game, args.ui) != ("aquawar", "json"):
+            print(f"game {args.game}, {args.ui} sockets", flush=True)
         print(f"setup {args.setup}: {len(urls)} daphne process(es) {urls}; {args.spectators} spectator(s) per match; "
               f"think {args.think} s; {args.duration:g} s per run; CONN_MAX_AGE="
               f"{'settings default' if args.conn_max_age is None else args.conn_max_age}; "
               f"MATCH_SOCKET_RATE={args.socket_rate or 'settings default'}", flush=True)
         result = asyncio.run(bench(args, servers, urls))
-        result.update(setup=args.setup, processes=len(urls), spectators=args.spectators, think_s=args.think,
+        result.update(game=args.game, ui=args.ui, setup=args.setup, processes=len(urls), spectators=args.spectators, think_s=args.think,
                       duration_s=args.duration, conn_max_age=args.conn_max_age, socket_rate=args.socket_rate, seconds=round(time.time() - started))
         if args.svg and len(result["levels"]) > 1:
             from _loadchart import render
 
-            title = (f"Aquawar load, {args.setup} setup ({len(urls)} daphne), {args.spectators} spectator/match, "
+            name = {"aquawar": "Aquawar", "miracle": "神迹之战"}[args.game]
+            title = (f"{name} load{' (HTML sockets)' if args.ui == 'html' else ''}, {args.setup} setup ({len(urls)} daphne), {args.spectators} spectator/match, "
                      f"paced think {args.think:g} s")
             Path(args.svg).write_text(render(result["levels"], result["curve"], title))
             print(f"wrote {args.svg}")

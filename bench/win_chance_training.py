@@ -53,7 +53,7 @@ def read_data(paths):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("step", choices=("data", "fit"))
+    parser.add_argument("step", choices=("data", "fit", "halves"))
     parser.add_argument("--game", choices=("aquawar", "miracle"), required=True)
     parser.add_argument("--matches", type=int, default=600)
     parser.add_argument("--first", type=int, default=0, help="the first match's seed (to add to data made before)")
@@ -66,14 +66,23 @@ def main(argv=None):
     parser.add_argument("--data", nargs="+", help="the files ``data`` wrote")
     parser.add_argument("--recalibrate", type=int, default=0, metavar="K",
                         help="神迹之战: end the models in a recalibration fitted on K held-out folds of the matches")
+    parser.add_argument("--ridge", type=float, help="the ridge penalty per position (default: the game's, "
+                                                    "bench/_win_chance_fit.RIDGE)")
     args = parser.parse_args(argv)
     if args.variety is None:
         args.variety = DEFAULT_VARIETY[args.game]
     if args.step == "data":
         make_data(args)
+        return
+    from bench import _win_chance_fit  # numpy only here
+    if args.ridge is not None:
+        _win_chance_fit.RIDGE[args.game] = args.ridge
+    if args.step == "fit":
+        _win_chance_fit.fit(args.game, read_data(args.data), args.recalibrate)
+    elif args.game == "miracle":
+        _win_chance_fit.halves(read_data(args.data), args.recalibrate)
     else:
-        from bench._win_chance_fit import fit  # numpy only here
-        fit(args.game, read_data(args.data), args.recalibrate)
+        raise SystemExit("halves: 神迹之战 only (Aquawar's models were checked on calibration runs)")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """The 天庭 console in Chromium, its night being resolved: the queue, the decisions as forms, the
 ledger, a feedback previewed then sent, the override's rows added and removed by the console's
-script, a decision answered with its pre-selected proposal — the page checked by axe-core in each
-state (ui.audit). Screenshots in SCREENSHOT_DIR."""
+script, a decision answered with its pre-selected proposal from a second tab while a ruling is half
+written in the first, which keeps it and says it is out of date — the page checked by axe-core in
+each state (ui.audit). Screenshots in SCREENSHOT_DIR."""
 import random
 
 import pytest
@@ -17,6 +18,7 @@ from . import ui
 ui.skip_without_a_browser()
 
 FEEDBACK = "Smoke rises over the river"
+RULING = "The fire spreads to the camp"
 
 
 @pytest.fixture
@@ -64,7 +66,21 @@ def test_the_console_resolves_a_night(resolving, browser, live_server_url, scree
     effects.scroll_into_view_if_needed()
     ui.shoot(gm, screenshot_dir, "sanguo-console-override-rows")
 
+    # A ruling half written when the console changes under it (here: the decision answered from the
+    # GM's second tab) is kept, and the section says it is out of date until asked for the new one.
+    gm.fill("[data-gm-override] input[name=reason]", RULING)
+    gm.locator("#sanguo-console h2").first.click()
     key = gm.get_attribute("#sanguo-console form.decision", "data-decision")
-    gm.click("#sanguo-console form.decision button:not([type=button])")
+    other_tab = gm.context.new_page()
+    other_tab.goto(f"/sanguo/{game_id}/")
+    other_tab.click(f"#sanguo-console form.decision[data-decision='{key}'] button:not([type=button])")
+    other_tab.wait_for_function("k => !document.querySelector(`form.decision[data-decision='${k}']`)", arg=key)
+    gm.wait_for_selector("#sanguo-console [data-out-of-date]")
+    assert gm.input_value("[data-gm-override] input[name=reason]") == RULING
+    assert gm.locator(f"form.decision[data-decision='{key}']").count() == 1
+    ui.shoot(gm, screenshot_dir, "sanguo-console-out-of-date")
+    gm.click("#sanguo-console [data-out-of-date] button")
     gm.wait_for_function("k => !document.querySelector(`form.decision[data-decision='${k}']`)", arg=key)
+    assert not gm.locator("[data-out-of-date]").count()
+    assert gm.input_value("[data-gm-override] input[name=reason]") == ""
     ui.audit(gm)

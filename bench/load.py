@@ -51,6 +51,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+# The leak scan shares the site's test rules for page fragments (tests/game/leaks.py).
+sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
 
 from _loadclient import CONNECTING, Run, run_tables  # noqa: E402
 from _loadserver import (  # noqa: E402

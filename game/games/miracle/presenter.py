@@ -5,9 +5,14 @@ What a player may click comes from ``payload["options"]`` (the engine's ``option
 page's script only lights up and submits what is listed there.
 """
 import uuid
+from functools import lru_cache
 from types import SimpleNamespace
 
-from django.utils.translation import gettext as _
+from django.templatetags.static import static
+from django.utils.formats import localize
+from django.utils.html import conditional_escape, escape
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext as _
 
 from . import cards, mapdraw
 from .engine.turns import max_mana_gain
@@ -98,7 +103,51 @@ def board(payload, marks, seats):
                                     "label": seats[side]["label"], "key": mapdraw.key(seen["miracles"][side])})
         out["units"] = _tokens(seen, seat, flip, live(payload))
     _name_cells(out, spawn_sides, seat, seats)
+    spawns = tuple(c["spawn"] for c in cells)
+    out["cells_svg"] = _cells_svg(cells, _cell_parts(flip, get_language()), spawns)
+    out["terrain_svg"] = _terrain_svg(flip, get_language(), spawns)
     return out
+
+
+# The map's 277 cells are drawn in Python rather than by a template loop: a 神迹之战 browser socket
+# redraws the board on every change, and the loop (with its numbers localised cell by cell) was
+# most of its cost (docs/performance.md, issue #26). The markup is the same as the template's was.
+@lru_cache(maxsize=8)
+def _cell_parts(flip, language):
+    """Per cell, what never changes: the start of its ``<use>`` (place, terrain) and its key."""
+    return tuple(
+        ('<use href="#mh-hex" x="%s" y="%s" class="hex hex--%s' % (localize(c["x"]), localize(c["y"]), escape(c["terrain"])),
+         '" data-cell="%s" role="button" aria-label="' % escape(c["key"]))
+        for c in mapdraw.CELLS[flip]
+    )
+
+
+def _cells_svg(cells, parts, spawns):
+    out = []
+    for (start, middle), c, spawn in zip(parts, cells, spawns):
+        out.append(start)
+        if spawn:
+            out.append(" hex--spawn-" + escape(spawn))
+        for mark in c["marks"]:
+            out.append(" hex--" + conditional_escape(mark))
+        out.append(middle)
+        out.append(conditional_escape(c["label"]))
+        out.append('" tabindex="-1"/>')
+    return mark_safe("".join(out))
+
+
+@lru_cache(maxsize=32)
+def _terrain_svg(flip, language, spawns):
+    """The abysses' and spawn points' pictures: they change only with the spawn points' sides."""
+    abyss, spawn_point = escape(static("miracle/img/abyss.svg")), escape(static("miracle/img/spawn.svg"))
+    out = []
+    for c, spawn in zip(mapdraw.CELLS[flip], spawns):
+        where = 'x="%s" y="%s" width="12" height="12"/>' % (localize(c["ix"]), localize(c["iy"]))
+        if c["terrain"] == "abyss":
+            out.append('<use href="%s#miracle-abyss" %s' % (abyss, where))
+        elif spawn:
+            out.append('<use class="spawn spawn--%s" href="%s#miracle-spawn" %s' % (escape(spawn), spawn_point, where))
+    return mark_safe("".join(out))
 
 
 def _name_cells(drawn, spawn_sides, seat, seats):

@@ -9,6 +9,7 @@ from html.parser import HTMLParser
 
 import pytest
 from django.template.loader import render_to_string
+from django.utils import translation
 
 from game.games.miracle import mapdraw
 from game.games.miracle.engine import apply, legal_commands
@@ -198,3 +199,22 @@ def test_every_cell_is_named_in_words_for_the_keyboard():
                     label.replace("&#x27;", "'")), label
     assert board.count('role="button" aria-label="Column ') == 277
     assert re.search(r'aria-label="Column \d+, row \d+: abyss"', board)
+
+
+def test_the_cells_are_drawn_escaped_with_their_spawn_points_and_marks_in_either_language():
+    """The cells are drawn in Python, not by the template (presenter._cells_svg): what a template
+    escapes, they escape too (a player's name in a cell's label, a mark's name), in either language,
+    and the cached fixed parts still give every cell and spawn point."""
+    state = start()
+    seats = [{"label": '<b onclick="x">ann</b>', "clock": None}, {"label": "bob", "clock": None}]
+    spawn = mapdraw.key(GAME.view(state, 1)["spawn_points"][0][0])
+    data = payload(state, 1)
+    for language in ("en", "zh-hans", "en"):
+        with translation.override(language):
+            context = {**GAME.web.page_context(data, {"player": 0, "cells": {spawn: ['x"y']}}, seats), "payload": data}
+            board = render_to_string(GAME.web.templates["board"], context)
+        assert "<b onclick" not in board and "&lt;b onclick=&quot;x&quot;&gt;ann&lt;/b&gt;" in board
+        drawn = re.search(rf'<use href="#mh-hex" x="[^"]+" y="[^"]+" class="([^"]*)" data-cell="{spawn}"', board)
+        assert drawn.group(1) == "hex hex--ground hex--spawn-a hex--x&quot;y", drawn.group(1)
+        assert board.count("#miracle-spawn") == sum(len(side) for side in data["view"]["spawn_points"])
+        assert board.count("<use href=\"#mh-hex\"") == 277

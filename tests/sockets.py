@@ -20,7 +20,10 @@ class RecordingSocket:
         return connected
 
     async def disconnect(self):
-        await self.communicator.disconnect()
+        # The communicator's own 1 s would cancel the server's disconnect handler silently on a busy
+        # machine (its timeout swallows the cancellation), so the socket's goodbye (presence rows,
+        # rings) would be half done; daphne gives a closing application 10 s.
+        await self.communicator.disconnect(timeout=self.timeout)
 
     async def send(self, frame):
         await self.communicator.send_to(text_data=frame if isinstance(frame, str) else json.dumps(frame))

@@ -1,0 +1,14 @@
+import zlib
+
+import pytest
+
+from sanguo.models import Game
+
+
+@pytest.fixture(autouse=True)
+def seed_of_the_test(request, monkeypatch):
+    """Each test's games are dealt from a seed of its own name: the same in every run, so a failure
+    can be run again (a fresh seed per run made some tests fail one run in 25, unrepeatably). A test
+    that needs a particular game sets its own seed the same way."""
+    seed = zlib.crc32(request.node.nodeid.encode())
+    monkeypatch.setattr(Game._meta.get_field("seed"), "_get_default", lambda: seed)

@@ -302,7 +302,7 @@ def test_identification_and_natural_death_rows_added_removed_and_reordered(game)
     ("identifications", {"ident_checks_2": ""}, "Identification 3: a 评价 checks one evaluation or identity"),
     ("identifications", {"ident_checks_0": "猛将"}, "Identification 1: a 评价 checks one evaluation or identity"),
     ("identifications", {"ident_checks_2": "神仙"}, "Identification 3: a 评价 checks one evaluation or identity"),
-    ("identifications", {"ident_names_0": "无名氏"}, "徐庶: identification names unknown characters"),
+    ("identifications", {"ident_names_0": "无名氏"}, "徐庶: identification names must list the game's characters"),
     ("identifications", {"ident_passive_1": ""}, "张辽: before (结算前, ruling 58) marks an identification"),
     ("character", {"country": "楚"}, "张辽: country must be one of"),
     ("durations", {"minutes_day_vote": "soon"}, "Each phase lasts from one minute to 14 days."),

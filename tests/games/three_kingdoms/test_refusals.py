@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.games.three_kingdoms.engine import IllegalCommand, apply, view
-from game.games.three_kingdoms.engine.rules import GM_COMMANDS, SEAT_COMMANDS, SERVER_COMMANDS
+from game.games.three_kingdoms.engine.rules import GM_COMMANDS, SEAT_COMMANDS, SERVER_COMMANDS, new_match
 
 from .helpers import game, until
 
@@ -83,3 +83,43 @@ def test_any_override_applies_or_is_refused_cleanly(where, parts, action, rolls,
         except IllegalCommand as refusal:
             assert refusal.code and refusal.message
     assert json.dumps(state, sort_keys=True) == before
+
+
+SKILL = {"name": "奇袭", "owner": "夏侯惇", "timing": "结算时", "targets": 1}
+SPOTTING = {"kind": "同国", "count": 1, "names": ["曹操"]}
+
+
+@pytest.mark.parametrize("part, value", [
+    ("skills", [dict(SKILL, text=["a list"])]),
+    ("skills", [dict(SKILL, outside="yes")]),
+    ("skills", [dict(SKILL, extra=1)]),
+    ("skills", [dict(SKILL, cooldown=2)]),
+    ("identifications", {"夏侯惇": [dict(SPOTTING, mutual=5)]}),
+    ("identifications", {"夏侯惇": [dict(SPOTTING, mutual=["无名氏"])]}),
+    ("identifications", {"夏侯惇": [dict(SPOTTING, passive={"name": "x"})]}),
+    ("identifications", {"夏侯惇": [dict(SPOTTING, passive=" ")]}),
+    ("identifications", {"夏侯惇": [dict(SPOTTING, evaluation="猛将")]}),
+    ("identifications", {"夏侯惇": [{"kind": "评价", "count": 1}]}),
+    ("identifications", {"夏侯惇": [{"kind": "评价", "count": 1, "evaluation": "天才"}]}),
+    ("identifications", {"夏侯惇": [{"kind": "评价", "count": 1, "evaluation": "猛将", "identity": "君主"}]}),
+    ("identifications", {"夏侯惇": [dict(SPOTTING, hint="x")]}),
+])
+def test_game_data_of_the_wrong_shape_is_refused_at_setup_not_at_a_later_night(part, value):
+    """A field the engine reads later (a mutual list at the identification's hit, a passive's name at
+    its trigger, a 评价's evaluation at the feedback) is checked when the data is given: accepted, a
+    wrong type would break that night's close; the refusal changes nothing."""
+    state = new_match(1)
+    before = json.dumps(state, sort_keys=True)
+    with pytest.raises(IllegalCommand) as refusal:
+        apply(state, "gm", {"setup": {part: value}})
+    assert refusal.value.code == "bad_setup"
+    assert json.dumps(state, sort_keys=True) == before
+
+
+def test_the_data_the_checks_refuse_in_one_shape_they_accept_in_the_right_one():
+    state, _events = apply(new_match(1), "gm", {"setup": {
+        "skills": [dict(SKILL, text="奇袭一人", outside=True, extra=False)],
+        "identifications": {"夏侯惇": [dict(SPOTTING, mutual=["曹操"], passive="奇袭", before=True),
+                                       {"kind": "评价", "count": 1, "evaluation": "猛将"},
+                                       {"kind": "评价", "count": 1, "identity": "君主"}]}}})
+    assert state["data"]["identifications"]["夏侯惇"][0]["passive"] == "奇袭"

@@ -16,6 +16,10 @@ DAY_TIMINGS = TIMINGS[7:]
 IDENTIFICATION_KINDS = ("同国", "非同国", "不反馈", "评价", "招揽")
 EFFECT_TARGETS = ("trigger", "actor", "target")
 PARTS = ("characters", "skills", "identifications", "successors", "natural_deaths", "durations")
+# What the engine reads of a skill and of an identification: anything else would be kept unread, and
+# a field of the wrong type would be accepted here and break a later night's resolution.
+SKILL_FIELDS = {"name", "owner", "timing", "targets", "rank", "effects", "text", "outside", "extra"}
+IDENTIFICATION_FIELDS = {"kind", "count", "names", "mutual", "passive", "before", "evaluation", "identity"}
 
 
 def known_names(state):
@@ -67,8 +71,14 @@ def _check_skills(state, value):
     for skill in value:
         if type(skill) is not dict or type(skill.get("name")) is not str or skill.get("owner") not in names:
             _refuse("each skill needs a name and an owner among the game's characters")
+        if set(skill) - SKILL_FIELDS:
+            _refuse(f"{skill['name']}: a skill has only {', '.join(sorted(SKILL_FIELDS))}")
         if skill.get("timing") not in TIMINGS:
             _refuse(f"{skill['name']}: timing must be one of {', '.join(TIMINGS)}")
+        if type(skill.get("text", "")) is not str:
+            _refuse(f"{skill['name']}: its text is words")
+        if any(type(skill.get(flag, False)) is not bool for flag in ("outside", "extra")):
+            _refuse(f"{skill['name']}: outside (usable while 在野) and extra (an additional action) are true or false")
         if type(skill.get("targets", 0)) is not int or not 0 <= skill.get("targets", 0) <= 5:
             _refuse(f"{skill['name']}: targets must be 0 to 5")
         if type(skill.get("rank", 8)) is not int or not 1 <= skill.get("rank", 8) <= 11:
@@ -92,11 +102,22 @@ def _check_identifications(state, value):
         for ident in idents:
             if type(ident) is not dict or ident.get("kind") not in IDENTIFICATION_KINDS:
                 _refuse(f"{name}: identification kind must be one of {', '.join(IDENTIFICATION_KINDS)}")
+            if set(ident) - IDENTIFICATION_FIELDS:
+                _refuse(f"{name}: an identification has only {', '.join(sorted(IDENTIFICATION_FIELDS))}")
             if type(ident.get("count")) is not int or not 1 <= ident["count"] <= 5:
                 _refuse(f"{name}: an identification names 1 to 5 IDs")
-            listed = ident.get("names", [])
-            if type(listed) is not list or not all(type(n) is str for n in listed) or not set(listed) <= listable:
-                _refuse(f"{name}: identification names unknown characters")
+            for part in ("names", "mutual"):
+                listed = ident.get(part, [])
+                if type(listed) is not list or not all(type(n) is str for n in listed) or not set(listed) <= listable:
+                    _refuse(f"{name}: identification {part} must list the game's characters")
+            checks = [ident[part] for part in ("evaluation", "identity") if part in ident]
+            if (ident["kind"] == "评价") != bool(checks) or len(checks) > 1 or checks and (
+                    ident.get("evaluation", roster.EVALUATIONS[0]) not in roster.EVALUATIONS
+                    or ident.get("identity", roster.IDENTITIES[0]) not in roster.IDENTITIES):
+                _refuse(f"{name}: a 评价 checks one evaluation ({', '.join(roster.EVALUATIONS)}) or identity "
+                        f"({', '.join(roster.IDENTITIES)}), and only a 评价 does")
+            if "passive" in ident and (type(ident["passive"]) is not str or not ident["passive"].strip()):
+                _refuse(f"{name}: passive names the skill the identification triggers")
             if type(ident.get("before", False)) is not bool or (ident.get("before") and not ident.get("passive")):
                 _refuse(f"{name}: before (结算前, ruling 58) marks an identification that triggers a passive")
 

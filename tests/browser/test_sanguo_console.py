@@ -2,11 +2,13 @@
 ledger, a feedback previewed then sent, the override's rows added and removed by the console's
 script, a decision answered with its pre-selected proposal from a second tab while a ruling is half
 written in the first, which keeps it and says it is out of date — the page checked by axe-core in
-each state (ui.audit). Screenshots in SCREENSHOT_DIR."""
+each state (ui.audit), then the console handed to a co-GM who is watching. Screenshots in
+SCREENSHOT_DIR."""
 import random
 
 import pytest
 from django.conf import settings
+from django.contrib.auth import get_user_model
 
 from sanguo import services
 from tests.accounts import client_for
@@ -31,11 +33,13 @@ def resolving(transactional_db, monkeypatch):
     services.command(row.pk, gm, "", {"advance": {"reason": "everyone is in"}})
     row.refresh_from_db()
     assert any(d["for"] == "gm" for d in row.state["pending"])
-    return row.pk, client_for(gm).cookies[settings.SESSION_COOKIE_NAME].value
+    helper = get_user_model().objects.create_user("helper", password="x")
+    return row.pk, client_for(gm).cookies[settings.SESSION_COOKIE_NAME].value, \
+        client_for(helper).cookies[settings.SESSION_COOKIE_NAME].value
 
 
 def test_the_console_resolves_a_night(resolving, browser, live_server_url, screenshot_dir):
-    game_id, session = resolving
+    game_id, session, helper_session = resolving
     gm = ui.new_page(browser, live_server_url)
     gm.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server_url}])
     gm.goto(f"/sanguo/{game_id}/")
@@ -84,3 +88,16 @@ def test_the_console_resolves_a_night(resolving, browser, live_server_url, scree
     assert not gm.locator("[data-out-of-date]").count()
     assert gm.input_value("[data-gm-override] input[name=reason]") == ""
     ui.audit(gm)
+
+    # Handed over while the co-GM watches: the console comes into their page with its script.
+    helper = ui.new_page(browser, live_server_url)
+    helper.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": helper_session,
+                                 "url": live_server_url}])
+    helper.goto(f"/sanguo/{game_id}/")
+    assert not helper.locator("#sanguo-console").count()
+    gm.fill("[data-gm-share] input[name=username]", "helper")
+    gm.click("[data-gm-share] button")
+    helper.locator("[data-gm-override] fieldset[data-rows] [data-add-row]").first.click()
+    assert helper.locator("[data-gm-override] fieldset[data-rows]").first.locator(":scope > [data-row]").count() == 4
+    ui.shoot(helper, screenshot_dir, "sanguo-console-co-gm")
+    helper.context.close()

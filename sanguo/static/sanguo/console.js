@@ -72,6 +72,8 @@
     const button = event.target.closest("[data-add-row], [data-remove-row]");
     if (!button) return;
     const list = button.closest("fieldset[data-rows]");
+    // The game data's rows (recruiting) have their own script.
+    if (!list) return;
     if (button.dataset.addRow !== undefined) {
       add(list);
     } else {

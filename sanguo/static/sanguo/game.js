@@ -94,7 +94,8 @@
   async function swap() {
     const response = await fetch(window.location.href, { headers: { "X-Requested-With": "fetch" } });
     if (!response.ok) return;
-    const fresh = new DOMParser().parseFromString(await response.text(), "text/html").getElementById("sanguo-game");
+    const page = new DOMParser().parseFromString(await response.text(), "text/html");
+    const fresh = page.getElementById("sanguo-game");
     const focused = document.activeElement && root.contains(document.activeElement) && document.activeElement.closest("form");
     const sections = [...fresh.querySelectorAll(":scope > section[id]")];
     const kept = new Set(sections.map((section) => section.id));
@@ -107,6 +108,16 @@
     }
     for (const old of root.querySelectorAll(":scope > section[id]")) {
       if (!kept.has(old.id)) old.remove();
+    }
+    // A section this page did not have may come with a script it did not load: the console's,
+    // when the game master hands it to someone watching.
+    for (const script of page.querySelectorAll("script[src]")) {
+      const src = script.getAttribute("src");
+      if (![...document.scripts].some((loaded) => loaded.getAttribute("src") === src)) {
+        const added = document.createElement("script");
+        added.src = src;
+        document.head.append(added);
+      }
     }
     countdown();
   }

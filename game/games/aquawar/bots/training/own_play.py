@@ -148,9 +148,9 @@ def main(argv=None):
         "worlds": args.worlds,
         "l2": l2,
         "counters": columns > KIND_TERMS,
-        "cross_validated_log_loss": round(held[columns, l2], 4),
-        "cross_validated_log_loss_kinds_only": round(min(v for (c, _), v in held.items() if c == KIND_TERMS), 4),
-        "log_loss_of_the_model": round(log_loss(np.zeros((len(y), 0)), y, [], offset), 4),
+        "held_out_log_loss": round(held[columns, l2], 4),
+        "held_out_log_loss_kinds_only": round(min(v for (c, _), v in held.items() if c == KIND_TERMS), 4),
+        "held_out_log_loss_of_the_model": round(log_loss(np.zeros((len(y), 0)), y, [], offset), 4),
         "coin_log_loss": round(math.log(2), 4),
         "command": f"python -m game.games.aquawar.bots.training.own_play --matches {args.matches} "
                    f"--seed {args.seed} --against {args.against} --worlds {args.worlds}",

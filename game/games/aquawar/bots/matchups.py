@@ -9,10 +9,7 @@ self-play) holds a fitted model of who wins it:
 a team's strength the sum of its fish's kind weights (a Mimic counts as the kind it copies, plus
 the Mimic's own term: it is harder to read), v(a, b) = −v(b, a) how much better kind a fares against
 kind b than their strengths say (counters: a Pufferfish's and a Sunfish's self-harm, a shark's crit
-on the weakest). That model is fitted on greedy against greedy; ``own_play.json`` (made by
-``training/own_play.py`` from rounds the master itself played, with random teams, against a level)
-corrects it from our side only: how much better the master fares with each kind, and with each of
-its kinds against each of theirs, than greedy's play says.
+on the weakest).
 
 The enemy's picks are not seen. They are drawn from what its roster may still hold (the roster
 minus the species the deduction proves it used in earlier rounds) in proportion to the opponent
@@ -39,13 +36,9 @@ from game.games.aquawar.engine.species import MIMIC, SPECIES
 from .likelihood import PRIOR, TRUST
 
 MATCHUP_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "matchups.json")
-OWN_PLAY_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "own_play.json")
 KINDS = [s for s in SPECIES if s != MIMIC]
 PAIRS = [(a, b) for i, a in enumerate(KINDS) for b in KINDS[i + 1:]]
 FEATURES = [*KINDS, MIMIC, "first", *(f"{a}~{b}" for a, b in PAIRS)]
-# The correction fitted on the master's own rounds (``training/own_play.py``), from our side only:
-# our kinds, our Mimic, our first move, and each of our kinds against each of theirs.
-OWN_FEATURES = [*KINDS, MIMIC, "first", *(f"{a}>{b}" for a in KINDS for b in KINDS)]
 ENEMY_SAMPLES = 300
 ROUNDS = 3
 
@@ -68,61 +61,34 @@ def features(pick_a, pick_b, a_first):
     return [row[name] for name in FEATURES]
 
 
-def own_row(ours, theirs, we_first):
-    """The correction's feature row for one round of ours (pick commands) against theirs."""
-    a, b = kind_counts(ours), kind_counts(theirs)
-    return [*(float(a[k]) for k in KINDS), float(MIMIC in ours["pick"]), 1.0 if we_first else -1.0,
-            *(float(a[x] * b[y]) for x in KINDS for y in KINDS)]
-
-
 @lru_cache(maxsize=None)
 def load_weights(path=MATCHUP_FILE):
     with open(path, encoding="utf-8") as handle:
         return json.load(handle)["weights"]
 
 
-@lru_cache(maxsize=None)
-def load_own(path=OWN_PLAY_FILE):
-    """The committed correction for the master's own play, or None when there is none."""
-    if not os.path.exists(path):
-        return None
-    with open(path, encoding="utf-8") as handle:
-        return json.load(handle)["correction"]
-
-
 class Model:
     """The fitted round model as arrays: kind weights ``w`` and the antisymmetric counter matrix
-    ``v`` over ``KINDS`` (a weight missing from the file counts as 0: an additive model has no v),
-    with the correction for our own play (``own``, by ``OWN_FEATURES``) added on our side: to our
-    strengths, our first move and our counters (``v`` then no longer antisymmetric: the model is
-    only asked from our side)."""
+    ``v`` over ``KINDS`` (a weight missing from the file counts as 0: an additive model has no v)."""
 
-    def __init__(self, weights, own=None):
-        own = own or {}
+    def __init__(self, weights):
         self.w = np.array([weights.get(k, 0.0) for k in KINDS])
-        self.own_w = np.array([own.get(k, 0.0) for k in KINDS])
         self.mimic = weights.get(MIMIC, 0.0)
-        self.own_mimic = own.get(MIMIC, 0.0)
-        self.first = weights.get("first", 0.0) + own.get("first", 0.0)
+        self.first = weights.get("first", 0.0)
         self.v = np.zeros((len(KINDS), len(KINDS)))
         for x, y in PAIRS:
             i, j = KINDS.index(x), KINDS.index(y)
             self.v[i, j] = weights.get(f"{x}~{y}", 0.0)
             self.v[j, i] = -self.v[i, j]
-        self.v += np.array([[own.get(f"{x}>{y}", 0.0) for y in KINDS] for x in KINDS])
 
-    def rows(self, teams, copies, ours=False):
-        """Kind-count rows and strengths of teams (species lists), each Mimic copying its team's copy
-        (``ours``: with the correction for our own play)."""
+    def rows(self, teams, copies):
+        """Kind-count rows and strengths of teams (species lists), each Mimic copying its team's copy."""
         counts = np.zeros((len(teams), len(KINDS)))
         for row, (team, copy) in enumerate(zip(teams, copies)):
             for species in team:
                 counts[row, KINDS.index(copy if species == MIMIC else species)] += 1
         mimics = np.array([MIMIC in team for team in teams], dtype=float)
-        strengths = counts @ self.w + self.mimic * mimics
-        if ours:
-            strengths += counts @ self.own_w + self.own_mimic * mimics
-        return counts, strengths
+        return counts, counts @ self.w + self.mimic * mimics
 
     def odds(self, ours, theirs, weights_theirs, edge):
         """P(each of our teams wins) averaged over their teams (weighted), ``edge`` ±1 as we move first
@@ -136,11 +102,11 @@ class Planner:
     """Chooses ``player``'s team for this round from its view and projected events."""
 
     def __init__(self, player_view, events, player, weights=None, prior=PRIOR, trust=TRUST,
-                 samples=ENEMY_SAMPLES, own=None):
+                 samples=ENEMY_SAMPLES):
         self.view = player_view
         self.player = player
         weights = weights or load_weights()
-        self.model = Model(weights, own)
+        self.model = Model(weights)
         self.round = player_view["round"]
         self.score = list(player_view["score"])
         self.samples = samples
@@ -173,7 +139,7 @@ class Planner:
         # Every team, and a team with a Mimic once per copy.
         variants = [(team, copy) for team in combinations(mine, 4)
                     for copy in (KINDS if MIMIC in team else [None])]
-        ours = self.model.rows([t for t, _ in variants], [c for _, c in variants], ours=True)
+        ours = self.model.rows([t for t, _ in variants], [c for _, c in variants])
         masks = [_mask(team) for team, _ in variants]
         # odds[rnd][team] = (P(win) moving second, P(win) moving first) against the sampled teams,
         # each with the Mimic's copy best for it; now[row] = those of this round's variants.
@@ -279,7 +245,7 @@ def _proven_used(player_view, events, player):
 
 def plan_pick(player_view, events, player, rng):
     """The pick command for ``player`` this round (see the module's docstring)."""
-    planner = Planner(player_view, events, player, own=load_own())
+    planner = Planner(player_view, events, player)
     team = planner.choose(rng)
     rng.shuffle(team)
     command = {"pick": team}

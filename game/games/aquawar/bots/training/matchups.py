@@ -78,22 +78,21 @@ def load_rounds(path):
         return {(r["index"], r["seed"], r["level"]): r for r in map(json.loads, handle)}
 
 
-def make_rounds(path, tasks, jobs, play=play):
+def make_rounds(path, tasks, jobs):
     """Plays the tasks not yet in ``path`` and appends them to it as they finish (a long run that is
-    stopped keeps what it played); returns every task's result (for ``play`` here a round as (pick 0,
-    pick 1, first, winner)). A task's first three items name it in the file."""
+    stopped keeps what it played); returns every task's round as (pick 0, pick 1, first, winner)."""
     done = load_rounds(path)
-    todo = [t for t in tasks if t[:3] not in done]
+    todo = [t for t in tasks if t not in done]
     with open(path, "a", encoding="utf-8") as handle:
         pool = Pool(jobs) if jobs > 1 else None
         played = pool.imap(play, todo, chunksize=4) if pool else map(play, todo)
         for task, result in zip(todo, played):
-            done[task[:3]] = dict(zip(("index", "seed", "level"), task), round=result)
-            handle.write(json.dumps(done[task[:3]]) + "\n")
+            done[task] = dict(zip(("index", "seed", "level"), task), round=result)
+            handle.write(json.dumps(done[task]) + "\n")
             handle.flush()
         if pool:
             pool.close()
-    return [tuple(done[t[:3]]["round"]) for t in tasks]
+    return [tuple(done[t]["round"]) for t in tasks]
 
 
 def design(results):
@@ -102,13 +101,12 @@ def design(results):
     return rows, [1.0 if w == 0 else 0.0 for *_, w in results]
 
 
-def fit(x, y, l2=L2, steps=12, offset=0.0):
-    """Logistic regression without intercept by Newton's method (an L2 penalty ``l2``; ``offset``: a
-    fixed logit per row that the weights correct); the weights."""
+def fit(x, y, l2=L2, steps=12):
+    """Logistic regression without intercept by Newton's method (an L2 penalty ``l2``); the weights."""
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     w = np.zeros(x.shape[1])
     for _ in range(steps):
-        p = 1 / (1 + np.exp(-np.clip(x @ w + offset, -30, 30)))
+        p = 1 / (1 + np.exp(-np.clip(x @ w, -30, 30)))
         gradient = x.T @ (p - y) + l2 * w
         hessian = (x * (p * (1 - p))[:, None]).T @ x + l2 * np.eye(len(w))
         w -= np.linalg.solve(hessian, gradient)
@@ -134,9 +132,8 @@ def canonical(w):
     return weights
 
 
-def log_loss(x, y, w, offset=0.0):
-    z = np.clip(np.asarray(x, dtype=float) @ np.asarray(w) + offset, -30, 30)
-    p = np.clip(1 / (1 + np.exp(-z)), 1e-9, 1 - 1e-9)
+def log_loss(x, y, w):
+    p = np.clip(1 / (1 + np.exp(-(np.asarray(x, dtype=float) @ np.asarray(w)))), 1e-9, 1 - 1e-9)
     y = np.asarray(y, dtype=float)
     return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
 

@@ -57,6 +57,18 @@ def remember_programs(match, flags):
     return match._programs
 
 
+def remember_machines(match, levels):
+    """Keep ``levels`` ([host's, guest's] ``BotSeat.level``, None for a person; read along with the
+    match) as ``machines(match)``'s answer."""
+    match._machines = {seat: level for seat, level in enumerate(levels) if level is not None}
+
+
+def machines(match):
+    """{seat: level} of the seats machines play (``fairness.machines``) as read with the match, or
+    None if it was not (the caller reads them)."""
+    return getattr(match, "_machines", None)
+
+
 def epoch_ms(moment):
     return None if moment is None else int(moment.timestamp() * 1000)
 

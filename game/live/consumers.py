@@ -55,6 +55,11 @@ def sent_key(match, seat):
     return (match.version, match.status, seat, match.rematch_status)
 
 
+def dumps(frame):
+    """A JSON frame as sent."""
+    return json.dumps(frame, separators=(",", ":"))
+
+
 def presence_fields(counts):
     spectators, players = counts
     return {"spectators": spectators, "connected": players}
@@ -292,7 +297,7 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
             return news, [html] if html else []
         if self.version is None:
             return news, []
-        return news, self.catch_up(match)
+        return news, self.catch_up(match, shared)
 
     async def win_chance_ready(self, message):
         if self.seat is not None:
@@ -318,21 +323,32 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
                 return presenter.render_win_chance(chance)
         return {"type": "win_chance", "version": match.version, "host": chance}
 
-    def catch_up(self, match):
-        """The frames that bring a JSON viewer from ``self.version`` to ``match`` (none if it is there)."""
+    def catch_up(self, match, shared=None):
+        """The frames that bring a JSON viewer from ``self.version`` to ``match`` (none if it is there).
+        ``shared``: what the sockets that heard the same ring share (``MatchConsumer.changes``)."""
         seat = match.seat_of(self.user)
         if not frames.can_replay(match, self.version):
             return [self.snapshot(match)]
         if sent_key(match, seat) == self.last_sent:
             return []
-        out = [
-            {"type": "version", "version": version, "events": events}
-            for version, events in fanout.versions(match, seat, self.version)
-        ]
+        counts = self.counts(match)
+
+        def build():
+            out = [
+                {"type": "version", "version": version, "events": events}
+                for version, events in fanout.versions(match, seat, self.version)
+            ]
+            state = frames.payload(match, seat, fanout.game_part(match, seat))
+            return out + [{"type": "state", **state, **presence_fields(counts)}]
+
+        if seat is None and shared is not None:
+            # Spectators who were at the same version get the same frames, made and encoded once;
+            # only spectators, as for the pages (``render_update``).
+            out = fanout.once(shared, ("json", self.version, counts), lambda: [dumps(frame) for frame in build()])
+        else:
+            out = build()
         self.version = match.version
         self.last_sent = sent_key(match, seat)
-        state = frames.payload(match, seat, fanout.game_part(match, seat))
-        out.append({"type": "state", **state, **presence_fields(self.counts(match))})
         return out
 
     def snapshot(self, match):
@@ -412,7 +428,8 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
         return html
 
     async def send_all(self, frames_out):
-        """Send frames built in a database call: dicts as JSON, strings (HTML) as they are."""
+        """Send frames built in a database call: dicts as JSON, strings (HTML, or JSON encoded
+        already) as they are."""
         for frame in frames_out:
             if isinstance(frame, str):
                 await self.send(frame)
@@ -426,7 +443,7 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
         return {"type": "error", "code": code, "message": str(message), "id": None}
 
     async def send_json(self, content):
-        await self.send(text_data=json.dumps(content, separators=(",", ":")))
+        await self.send(text_data=dumps(content))
 
     async def send_error(self, code, message, client_id=None):
         if self.html:

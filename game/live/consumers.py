@@ -406,9 +406,9 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
 
             def draw():
                 # The page's forms are built from a payload of its own (the cached parts are shared).
-                ctx = presenter.context(
-                    self.game, frames.payload(match, seat), spectators, self.log_book.marks, players, frames.machines(match)
-                )
+                # None of these parts shows the win chance: its bar has frames of its own.
+                seen = frames.payload(match, seat, estimate=False)
+                ctx = presenter.context(self.game, seen, spectators, self.log_book.marks, players, frames.machines(match))
                 return presenter.render_parts({**ctx, **self.page_extras()}, parts)
 
             def log():

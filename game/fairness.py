@@ -52,12 +52,13 @@ def away_since(match_id, seat):
     return seen or Match.objects.filter(pk=match_id).values_list("updated", flat=True).first()
 
 
-def opponent(match_id, seat, status, control, players):
+def opponent(match_id, seat, status, control, players, levels=None):
     """What the status line tells ``seat`` of their opponent, and what they may do about them:
     ``connected``; ``computer`` (a built-in level: the match may be aborted); ``claim_at`` (epoch
     ms from which the win may be claimed from an opponent who is away). ``players``: which seats
-    have a socket open; ``control``: the match's ``TimeControl``. None for a spectator or a match
-    not being played."""
+    have a socket open; ``control``: the match's ``TimeControl``; ``levels``: ``machines(match_id)``
+    if the caller read it with the match (None: read here). None for a spectator or a match not
+    being played."""
     if seat is None or players is None or status not in ("live", "finished"):
         return None
     other = 1 - seat
@@ -67,7 +68,7 @@ def opponent(match_id, seat, status, control, players):
     }
     if status != "live":
         return info
-    level = machines(match_id).get(other)
+    level = (machines(match_id) if levels is None else levels).get(other)
     if level is not None:
         # A machine is always at its seat, whatever sockets it has.
         info.update(connected=True, computer=level != BotSeat.PROGRAM)

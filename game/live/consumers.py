@@ -7,7 +7,8 @@ swapped out of band, and send their forms with htmx's ``ws-send``.
 A socket only ever learns of a change through the doorbell (``match.changed``) and then reads the
 versions it missed from the database, so a lost doorbell delays an update but never skips one.
 The sockets of one process share those reads and the views made from them (game/fanout.py), and
-each socket makes one database call per doorbell, not one per thing it needs. A doorbell lost for
+the sockets that heard one doorbell make one database call between them, not one each (a
+spectators' fragment or frames drawn from the same inputs are made once there). A doorbell lost for
 good (a Redis restart forgets every group) is made up for by game/recheck.py.
 """
 import asyncio
@@ -53,6 +54,11 @@ def page_language(scope):
 def sent_key(match, seat):
     """What a socket last brought its viewer up to; an unchanged key means nothing new to send."""
     return (match.version, match.status, seat, match.rematch_status)
+
+
+def dumps(frame):
+    """A JSON frame as sent."""
+    return json.dumps(frame, separators=(",", ":"))
 
 
 def presence_fields(counts):
@@ -274,34 +280,40 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
         return news, out + self.chat_frames(match)
 
     async def match_changed(self, message):
-        # One database call, and none at all for what another socket of this process has read for
-        # the same ring already (game/fanout.py).
-        news, frames_out = await database_sync_to_async(self.changes)(message.get("ring"))
+        # One database call for all the sockets of this process that heard the ring (game/fanout.py).
+        ring = message.get("ring")
+        news, frames_out = await fanout.together(("changed", self.match_id, ring), lambda shared: self.changes(ring, shared))
         await self.send_all(frames_out)
         await self.ring_presence(news, origin=self.channel_name)
 
-    def changes(self, ring):
-        """(presence news, frames) after the doorbell ``ring``: what brings this viewer up to date."""
-        match = fanout.match_after(self.match_id, ring)
+    def changes(self, ring, shared):
+        """(presence news, frames) after the doorbell ``ring``: what brings this viewer up to date.
+        ``shared``: what the sockets that heard the ring share (``fanout.together``)."""
+        match = fanout.match_for(shared, self.match_id, ring)
         if match is None:
             return None, []
         news = self.take_seat(match)
         if self.html:
-            html = self.render_update(match)
+            html = self.render_update(match, shared)
             return news, [html] if html else []
         if self.version is None:
             return news, []
-        return news, self.catch_up(match)
+        return news, self.catch_up(match, shared)
 
     async def win_chance_ready(self, message):
-        frame = await database_sync_to_async(self.win_chance_frame)(message.get("ring"))
+        if self.seat is not None:
+            # A player: ``frames.win_chance`` answers them nothing, and a seat once taken is never
+            # left (``take_seat``), so there is nothing to read.
+            return
+        ring = message.get("ring")
+        frame = await fanout.together(("win_chance", self.match_id, ring), lambda shared: self.win_chance_frame(ring, shared))
         if frame is not None:
             await self.send_all([frame])
 
-    def win_chance_frame(self, ring):
+    def win_chance_frame(self, ring, shared):
         """A spectator's new win chance (game/programs/winchances.py), or None: for a player of the live
         match (``frames.win_chance`` answers them nothing), or while the version has no estimate."""
-        match = fanout.match_after(self.match_id, ring)
+        match = fanout.match_for(shared, self.match_id, ring)
         if match is None:
             return None
         chance = frames.win_chance(match, match.seat_of(self.user))
@@ -312,21 +324,32 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
                 return presenter.render_win_chance(chance)
         return {"type": "win_chance", "version": match.version, "host": chance}
 
-    def catch_up(self, match):
-        """The frames that bring a JSON viewer from ``self.version`` to ``match`` (none if it is there)."""
+    def catch_up(self, match, shared=None):
+        """The frames that bring a JSON viewer from ``self.version`` to ``match`` (none if it is there).
+        ``shared``: what the sockets that heard the same ring share (``MatchConsumer.changes``)."""
         seat = match.seat_of(self.user)
         if not frames.can_replay(match, self.version):
             return [self.snapshot(match)]
         if sent_key(match, seat) == self.last_sent:
             return []
-        out = [
-            {"type": "version", "version": version, "events": events}
-            for version, events in fanout.versions(match, seat, self.version)
-        ]
+        counts = self.counts(match)
+
+        def build():
+            out = [
+                {"type": "version", "version": version, "events": events}
+                for version, events in fanout.versions(match, seat, self.version)
+            ]
+            state = frames.payload(match, seat, fanout.game_part(match, seat))
+            return out + [{"type": "state", **state, **presence_fields(counts)}]
+
+        if seat is None and shared is not None:
+            # Spectators who were at the same version get the same frames, made and encoded once;
+            # only spectators, as for the pages (``render_update``).
+            out = fanout.once(shared, ("json", self.version, counts), lambda: [dumps(frame) for frame in build()])
+        else:
+            out = build()
         self.version = match.version
         self.last_sent = sent_key(match, seat)
-        state = frames.payload(match, seat, fanout.game_part(match, seat))
-        out.append({"type": "state", **state, **presence_fields(self.counts(match))})
         return out
 
     def snapshot(self, match):
@@ -343,7 +366,7 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
             self.log_book, entries = presenter.full_log(match, seat)
             self.log_players = frames.players(match)
             seen = frames.payload(match, seat)
-            ctx = presenter.context(self.game, seen, spectators, self.log_book.marks, players)
+            ctx = presenter.context(self.game, seen, spectators, self.log_book.marks, players, frames.machines(match))
             html = presenter.render_parts({**ctx, **self.page_extras()}) + presenter.render_log(entries, append=False)
             if ctx["spectating_live"]:
                 html += presenter.render_win_chance(seen["win_chance"])
@@ -359,7 +382,7 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
         """What the page's parts need beyond the payload, fixed for the socket's life."""
         return {"invite": self.invite, "tournament_round": self.tournament_round}
 
-    def render_update(self, match):
+    def render_update(self, match, shared):
         seat = match.seat_of(self.user)
         if sent_key(match, seat) == self.last_sent:
             # Redrawing unchanged forms would wipe what the player has ticked so far.
@@ -378,20 +401,36 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
             entries = self.log_book.entries(fanout.versions(match, seat, self.version))
             if match.status != self.last_sent[1]:
                 entries += presenter.called_off(match)
-            # The page's forms are built from a payload of its own (the cached parts are shared).
-            ctx = presenter.context(self.game, frames.payload(match, seat), spectators, self.log_book.marks, players)
             # The history links change with the status only (the match went live, say).
             parts = ("status", "board", "controls") + (("links",) if match.status != self.last_sent[1] else ())
             parts += ("tutorial",) if match.tutorial else ()
-            html = presenter.render_parts({**ctx, **self.page_extras()}, parts) + presenter.render_log(
-                entries, append=True
-            )
+
+            def draw():
+                # The page's forms are built from a payload of its own (the cached parts are shared).
+                # None of these parts shows the win chance: its bar has frames of its own.
+                seen = frames.payload(match, seat, estimate=False)
+                ctx = presenter.context(self.game, seen, spectators, self.log_book.marks, players, frames.machines(match))
+                return presenter.render_parts({**ctx, **self.page_extras()}, parts)
+
+            def log():
+                return presenter.render_log(entries, append=True)
+
+            if seat is None:
+                # Spectators who heard the same ring in this process and would be drawn from the same
+                # inputs get the same bytes, drawn once. Only spectators: a player's page has a form
+                # id of its own (a rematch's), and a seat is one person's. The key holds all that the
+                # fragment is drawn from besides the match, which is the same row for the whole batch.
+                inputs = (self.language, parts, self.log_book.marks, spectators, players, self.page_extras())
+                html = fanout.once(shared, ("parts", *inputs), draw) + fanout.once(shared, ("log", self.language, entries), log)
+            else:
+                html = draw() + log()
         self.version = match.version
         self.last_sent = sent_key(match, seat)
         return html
 
     async def send_all(self, frames_out):
-        """Send frames built in a database call: dicts as JSON, strings (HTML) as they are."""
+        """Send frames built in a database call: dicts as JSON, strings (HTML, or JSON encoded
+        already) as they are."""
         for frame in frames_out:
             if isinstance(frame, str):
                 await self.send(frame)
@@ -405,7 +444,7 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
         return {"type": "error", "code": code, "message": str(message), "id": None}
 
     async def send_json(self, content):
-        await self.send(text_data=json.dumps(content, separators=(",", ":")))
+        await self.send(text_data=dumps(content))
 
     async def send_error(self, code, message, client_id=None):
         if self.html:

@@ -19,21 +19,28 @@ thread. Here the sockets of a process share their reads and projections instead:
 - ``presence``: the presence counts, read again after every presence doorbell, and at least every
   ``PRESENCE_TTL`` when a ``state`` frame wants them (rows of a process that died stop counting
   without a doorbell).
+- ``together``: the sockets that heard the same ring make one database call between them, not one
+  each: every call on the process's one database thread waits behind all the others, and each
+  costs a thread hop and a health check (``SELECT 1``) of the connection. The call's ``shared``
+  dict lets them build what equal inputs give once (``once``), e.g. a spectators' fragment.
 
 Every projection is keyed by the audience it was made for, so an entry never serves another
 audience. The database stays the source of truth: a socket that missed a doorbell reads what it
 missed at the next one. Each table is bounded (the least recently used entries go first), and every
 function may be called from any thread.
 """
+import asyncio
 import threading
 import time
 from collections import OrderedDict
 
+from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connections
 
 from .. import games, plainsql
 from ..models import PROGRAM_MARKS, Match, MatchEvent
+from ..programs.models import BotSeat
 from . import frames, presence as presence_rows
 
 # An entry is needed only until this process's sockets on the match have used it, i.e. for
@@ -128,8 +135,14 @@ def _statements(connection):
             "(%s)" % " OR ".join(_marked(quote, user, accessor, f"m.{column[seat]}") for accessor in PROGRAM_MARKS)
             for seat in ("host", "guest")
         )
+        bots, bot = BotSeat._meta, {field: quote(BotSeat._meta.get_field(field).column) for field in ("match", "seat", "level")}
+        levels = ", ".join(
+            f"(SELECT b.{bot['level']} FROM {quote(bots.db_table)} b WHERE b.{bot['match']} = m.{column['id']}"
+            f" AND b.{bot['seat']} = {seat})"
+            for seat in (0, 1)
+        )
         match_sql = (
-            f"SELECT {columns}, h.{name}, g.{name}, {programs} FROM {quote(Match._meta.db_table)} m"
+            f"SELECT {columns}, h.{name}, g.{name}, {programs}, {levels} FROM {quote(Match._meta.db_table)} m"
             f" LEFT JOIN {users} h ON h.{user_id} = m.{column['host']}"
             f" LEFT JOIN {users} g ON g.{user_id} = m.{column['guest']}"
             f" WHERE m.{column['id']} = %s"
@@ -151,7 +164,8 @@ def _marked(quote, user, accessor, seat_column):
 
 def read_match(match_id):
     """``frames.load_match(match_id)``: the match, its host and guest with their usernames (the
-    rest of a user loads if asked for) and which of them are programs (``frames.programs``), or None."""
+    rest of a user loads if asked for), which of them are programs (``frames.programs``) and which
+    seats machines play (``frames.machines``), or None."""
     connection = connections[DEFAULT_DB_ALIAS]
     match_id = plainsql.valid_match_id(connection, match_id)
     if match_id is None:
@@ -165,12 +179,13 @@ def read_match(match_id):
     fields = Match._meta.concrete_fields
     match = plainsql.from_row(Match, row, connection)
     User = get_user_model()
-    names, programs = row[len(fields) : len(fields) + 2], row[len(fields) + 2 :]
+    names, programs, levels = row[len(fields) : len(fields) + 2], row[len(fields) + 2 : len(fields) + 4], row[len(fields) + 4 :]
     for seat, name in zip(("host", "guest"), names):
         user_id = getattr(match, f"{seat}_id")
         if user_id is not None:
             setattr(match, seat, User.from_db(DEFAULT_DB_ALIAS, [User._meta.pk.attname, "username"], (user_id, name)))
     frames.remember_programs(match, programs)
+    frames.remember_machines(match, levels)
     return match
 
 
@@ -253,3 +268,83 @@ def cached_presence(match_id, seed, ring):
     if entry is not None and ring is not None and entry[0] == ring:
         return entry[2]
     return None
+
+
+class Batch:
+    """The calls that this process's sockets made under one key before the database thread took them
+    up; ``run`` makes them one after another in one database call."""
+
+    def __init__(self, loop):
+        self.loop = loop
+        self.calls = []
+        self.lock = threading.Lock()
+        self.taken = False
+        self.task = None
+
+    def add(self, call):
+        """The call's place in the batch, or None once the database thread has taken the batch up."""
+        with self.lock:
+            if self.taken:
+                return None
+            self.calls.append(call)
+            return len(self.calls) - 1
+
+    def run(self):
+        with self.lock:
+            self.taken = True
+            calls = list(self.calls)
+        shared = {}
+        done = []
+        for call in calls:
+            try:
+                done.append((True, call(shared)))
+            except Exception as error:
+                # One socket's failure is its own: the others still get what they asked for.
+                done.append((False, error))
+        return done
+
+
+# Key -> the batch still open for it; touched only from the event loop.
+_open = {}
+
+
+async def together(key, call):
+    """``call(shared)``'s result (or exception), made on the database thread in one database call with
+    every other call that this process's sockets ask for under ``key`` before that call starts.
+
+    ``key`` must name what makes the calls alike, e.g. the match and the ring they heard: each call
+    still decides everything for its own socket, and ``shared`` (one dict per database call) holds
+    only what ``once`` keyed by everything it depends on. A socket handles its messages one at a
+    time, so it is in one batch at a time, and its calls keep their order."""
+    loop = asyncio.get_running_loop()
+    batch = _open.get(key)
+    place = batch.add(call) if batch is not None and batch.loop is loop else None
+    if place is None:
+        batch = _open[key] = Batch(loop)
+        place = batch.add(call)
+        batch.task = asyncio.ensure_future(database_sync_to_async(batch.run)())
+        batch.task.add_done_callback(lambda _task: _open.get(key) is batch and _open.pop(key))
+    # Shielded: a socket closing while it waits must not cancel the others' call.
+    ok, value = (await asyncio.shield(batch.task))[place]
+    if not ok:
+        raise value
+    return value
+
+
+def match_for(shared, match_id, ring):
+    """``match_after(match_id, ring)``, read once per ``together`` call: its sockets use one row."""
+    if "match" not in shared:
+        shared["match"] = match_after(match_id, ring)
+    return shared["match"]
+
+
+def once(shared, key, make):
+    """``make()``, or what it gave for an equal ``key`` earlier in the same ``together`` call. Compared
+    with ``==`` (the key may hold dicts and lists), so it must hold everything the result depends on."""
+    made = shared.setdefault("once", [])
+    for known, value in made:
+        if known == key:
+            return value
+    value = make()
+    made.append((key, value))
+    return value

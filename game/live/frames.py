@@ -57,6 +57,18 @@ def remember_programs(match, flags):
     return match._programs
 
 
+def remember_machines(match, levels):
+    """Keep ``levels`` ([host's, guest's] ``BotSeat.level``, None for a person; read along with the
+    match) as ``machines(match)``'s answer."""
+    match._machines = {seat: level for seat, level in enumerate(levels) if level is not None}
+
+
+def machines(match):
+    """{seat: level} of the seats machines play (``fairness.machines``) as read with the match, or
+    None if it was not (the caller reads them)."""
+    return getattr(match, "_machines", None)
+
+
 def epoch_ms(moment):
     return None if moment is None else int(moment.timestamp() * 1000)
 
@@ -113,16 +125,18 @@ def win_chance(match, seat):
     return cache.get(win_chance_key(match.pk, match.seed, match.version))
 
 
-def payload(match, seat, part=None):
+def payload(match, seat, part=None, estimate=True):
     """The current view and what the viewer may do now (the body of ``snapshot`` and ``state``).
 
-    ``part``: ``game_part(match, seat)`` if the caller has it already."""
+    ``part``: ``game_part(match, seat)`` if the caller has it already. ``estimate``: False for a
+    caller that shows no win chance (a page's parts other than its bar, which ``win_chance`` frames
+    update): the field is there as for any spectator of a live match, None, and no cache is read."""
     audience = audience_for(match, seat)
     seen, choices = part if part is not None else game_part(match, seat)
     # Only a spectator's frames of a live match have the field at all (tests/game/leaks.py looks for
     # it in players').
     live = audience == "spectator" and match.status == Match.Status.LIVE
-    spectating = {"win_chance": win_chance(match, seat)} if live else {}
+    spectating = {"win_chance": win_chance(match, seat) if estimate else None} if live else {}
     return {
         "match": match.pk,
         "version": match.version,

@@ -10,7 +10,7 @@ from channels.db import database_sync_to_async
 from django.utils import translation
 
 from .. import fairness, time_controls
-from . import fanout, presence, presence_news, presenter
+from . import fanout, frames, presence, presence_news, presenter
 
 
 class PresenceSocket:
@@ -88,4 +88,5 @@ class PresenceSocket:
         match = fanout.match_after(self.match_id)
         if match is None:
             return count, None
-        return count, fairness.opponent(match.pk, self.seat, match.status, time_controls.of(match), players)
+        control = time_controls.of(match)
+        return count, fairness.opponent(match.pk, self.seat, match.status, control, players, frames.machines(match))

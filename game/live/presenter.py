@@ -105,16 +105,17 @@ def your_move(game, payload):
     return any(payload.get(field) for field in game.choices(None, None))
 
 
-def context(game, payload, spectators, marks=None, players=None):
+def context(game, payload, spectators, marks=None, players=None, levels=None):
     """``marks``: the newest version's marks from the viewer's log book, flashed on the board.
-    ``players``: which seats have a socket open (``presence.players``)."""
+    ``players``: which seats have a socket open (``presence.players``). ``levels``: the match's
+    ``fairness.machines`` if read with it (``frames.machines``), else None."""
     seats = [
         {"label": side_label(payload, side), "clock": countdown(payload, side), "program": payload["programs"][side]}
         for side in (0, 1)
     ]
     return {
         "opponent": fairness.opponent(
-            payload["match"], payload["seat"], payload["status"], time_controls.of_clock(payload["clock"]), players
+            payload["match"], payload["seat"], payload["status"], time_controls.of_clock(payload["clock"]), players, levels
         ),
         "result": result(payload),
         "rematch": rematch(payload),

@@ -12,12 +12,13 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db.backends import utils as db_utils
 
-from game.live import fanout, frames, groups
+from game.live import fanout, frames, groups, presenter
 from game.history import imports
 from game import services
 from game.models import Match, MatchEvent
 
-from .helpers import GUEST_TEAMS, HOST_TEAMS, live_match, matches_in_each_status, open_socket, tournament_match
+from .helpers import GUEST_TEAMS, HOST_TEAMS, Socket, live_match, matches_in_each_status, open_socket, tournament_match
+from .leaks import hidden_from, leaked, own_available, strip_html, view_all
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -82,9 +83,9 @@ def command_only(match_id, user, queries):
     return list(queries)
 
 
-async def test_a_doorbell_costs_each_socket_one_call_on_the_database_thread(host, guest, monkeypatch):
-    """The database thread runs every database call of a process's sockets one after another:
-    a socket that queued more than one per change would wait in that queue more than once."""
+async def test_a_doorbell_costs_the_process_one_call_on_the_database_thread(host, guest, monkeypatch):
+    """The database thread runs every database call of a process's sockets one after another, each
+    with a thread hop and a health check: the sockets that heard a ring make one call between them."""
     match, sockets = await watched_match(host, guest, 3)
     executor = SyncToAsync.single_thread_executor
     submitted = []
@@ -94,8 +95,8 @@ async def test_a_doorbell_costs_each_socket_one_call_on_the_database_thread(host
         await database_sync_to_async(services.apply_command)(match.pk, host, "h", 0, HOST_TEAMS[1])
         for socket in sockets:
             await socket.receive_until(lambda f: f["type"] == "state")
-        # The command's own call, then one per socket.
-        assert len(submitted) == 1 + len(sockets)
+        # The command's own call, then one for the five sockets.
+        assert len(submitted) == 2
     finally:
         for socket in sockets:
             await socket.disconnect()
@@ -351,3 +352,39 @@ async def test_a_doorbell_that_fails_is_logged_and_the_command_stands(host, gues
     finally:
         await host_socket.disconnect()
         await guest_socket.disconnect()
+
+
+async def test_spectators_of_one_language_share_a_fragment_and_nobody_else_does(host, guest, monkeypatch):
+    """The sockets that heard one ring are brought up to date in one database call, where spectators
+    drawn from the same inputs share one fragment (fanout.once): a fragment drawn for one audience
+    or language must never reach another."""
+    match = await database_sync_to_async(live_match)(host, guest)
+    viewers = [(await open_socket(match.pk, host, html=True), 0), (await open_socket(match.pk, guest, html=True), 1)]
+    for n, cookie in enumerate((None, None, "django_language=zh-hans")):
+        socket = Socket(match.pk, cookie, html=True, address=f"10.0.0.{n}")
+        assert await socket.connect()
+        viewers.append((socket, None))
+    try:
+        for socket, _seat in viewers:
+            await socket.receive_until(lambda text: 'data-version="0"' in text)
+            while not await socket.nothing_more():
+                await socket.receive()  # the presence news of the later arrivals
+        drawn = []
+        render_parts = presenter.render_parts
+        monkeypatch.setattr(presenter, "render_parts", lambda *args, **kwargs: drawn.append(args) or render_parts(*args, **kwargs))
+        await database_sync_to_async(services.apply_command)(match.pk, host, "h", 0, HOST_TEAMS[1])
+        got = [(await socket.receive_until(lambda text: 'data-version="1"' in text))[-1] for socket, _seat in viewers]
+        after = view_all(await database_sync_to_async(Match.objects.get)(pk=match.pk))
+        for text, (_socket, seat) in zip(got, viewers):
+            assert not leaked(strip_html(text, own_available(after, seat)), hidden_from(after, seat)), (seat, text)
+        host_page, guest_page, english, english_too, chinese = got
+        # The host's page names the team the host just picked: served to anyone else, it would leak.
+        assert leaked(strip_html(host_page, own_available(after, 1)), hidden_from(after, 1))
+        assert english == english_too
+        assert len({host_page, guest_page, english, chinese}) == 4
+        assert "观战" in chinese and "观战" not in english
+        # The host's, the guest's, the English spectators' (once) and the Chinese spectator's.
+        assert len(drawn) == 4
+    finally:
+        for socket, _seat in viewers:
+            await socket.disconnect()

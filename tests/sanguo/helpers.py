@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from sanguo import services
+from sanguo.models import Game
 
 START = datetime(2026, 3, 1, 12, tzinfo=tz.utc)
 DURATIONS = {"night_action": 7200, "night_resolution": 600, "night_feedback": 600, "day_wound": 600,
@@ -45,3 +46,9 @@ def started_game(mode="standard", durations=None, seats=None):
     services.start(row.pk, gm)
     row.refresh_from_db()
     return row, gm, players
+
+
+def deal_from(monkeypatch, seed):
+    """Games created from now on in the test are dealt from ``seed`` (their seats' identities, the
+    free characters, the engine's rolls)."""
+    monkeypatch.setattr(Game._meta.get_field("seed"), "_get_default", lambda: seed)

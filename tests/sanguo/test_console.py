@@ -17,7 +17,7 @@ from sanguo import records, services, texts
 from sanguo.models import Event, Game
 from tests.accounts import client_for
 
-from .helpers import DURATIONS, clock, people, started_game  # noqa: F401
+from .helpers import DURATIONS, clock, deal_from, people, started_game  # noqa: F401
 from .play import run_to_deadline, submit_randomly
 
 pytestmark = pytest.mark.django_db
@@ -56,7 +56,7 @@ def engine_json(value):
 def game_with_skills(monkeypatch, mode, seed):
     """A started game of ``seed`` whose data gives skills of every timing class (the engine's
     random-play data), so its nights queue decisions, 结算前 orders and damage."""
-    monkeypatch.setattr(Game._meta.get_field("seed"), "_get_default", lambda: seed)
+    deal_from(monkeypatch, seed)
     gm = get_user_model().objects.create_user(f"gm{seed}", password="x")
     row = services.create_game(gm, mode=mode, durations=DURATIONS)
     # The field's default is read through a cached property: patched above, not its ``default``.
@@ -414,7 +414,7 @@ def test_the_queue_marks_what_the_close_will_void_as_the_close_then_does(clock):
 
 def test_each_identification_is_a_row_of_the_queue(clock, monkeypatch):
     # Seed 1 deals 甄姬, who has two identifications, to seat 0.
-    monkeypatch.setattr(Game._meta.get_field("seed"), "_get_default", lambda: 1)
+    deal_from(monkeypatch, 1)
     row, gm, players = started_game()
     for index in (0, 1):
         command = next(c for c in engine.legal_commands(row.state, 0)

@@ -24,7 +24,7 @@ from tests.bots.helpers import EXAMPLES, load_example
 from tests.security.fuzz import dumps, garbage, mutations
 from tests.sockets import RecordingSocket
 
-from .helpers import DURATIONS, clock, people, started_game  # noqa: F401
+from .helpers import DURATIONS, clock, deal_from, people, started_game  # noqa: F401
 from .play import answer_as_gm, run_to_deadline
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -135,7 +135,7 @@ def in_order(received, possible):
 # and PostgreSQL is the other tests' here, which run on both; this one is about a whole long game.
 @pytest.mark.skipif(bool(settings.REDIS_URL), reason="the whole 27-seat game runs on the embedded setup only")
 async def test_27_programs_play_a_crowd_game_to_its_end_each_seeing_only_its_own_seat(clock, monkeypatch):
-    monkeypatch.setattr(Game._meta.get_field("seed"), "_get_default", lambda: SEED)
+    deal_from(monkeypatch, SEED)
     gm = await run(get_user_model().objects.create_user, "gm", password="x")
     row = await run(services.create_game, gm, mode="crowd", durations=DURATIONS)
     users = await run(people, 27)

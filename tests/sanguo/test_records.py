@@ -14,7 +14,7 @@ from sanguo import records
 from sanguo.models import Event, Game
 from tests.accounts import client_for
 
-from .helpers import clock, people, started_game  # noqa: F401
+from .helpers import clock, deal_from, people, started_game  # noqa: F401
 from .play import play_phases
 from .test_pages import shown_ids
 
@@ -61,7 +61,7 @@ def test_a_standard_game_runs_to_its_end_and_its_record_imports_as_the_same_game
 def seeded(monkeypatch):
     """Games made with a known seed: the seats' random submissions (and so how many seats ever act
     before the game ends) follow the game's seed, a new random one by default."""
-    monkeypatch.setattr(Game._meta.get_field("seed"), "_get_default", lambda: SEED)
+    deal_from(monkeypatch, SEED)
 
 
 def test_a_27_seat_game_runs_to_its_end(clock, seeded):

@@ -11,10 +11,9 @@ from django.urls import reverse
 
 from game.games.three_kingdoms import engine
 from sanguo import records, services, texts
-from sanguo.models import Game
 from tests.accounts import client_for
 
-from .helpers import clock, people, started_game  # noqa: F401
+from .helpers import clock, deal_from, people, started_game  # noqa: F401
 from .play import play_phases
 from .test_pages import GM_ONLY, NAMED, SUBMITTED, shown_ids
 
@@ -45,7 +44,7 @@ def played_with_secrets(clock, monkeypatch):
     """A standard game a few phases in, a marked private feedback sent to a different ID at each step.
     Its seed is fixed: the checks need a game whose first phases have seats' own submissions, ballots
     and feedback to look at, and a fresh seed's game had none of the first about once in 25."""
-    monkeypatch.setattr(Game._meta.get_field("seed"), "_get_default", lambda: 1)
+    deal_from(monkeypatch, 1)
     row, gm, players = started_game()
     secrets = {}
 

@@ -20,6 +20,8 @@ PARTS = ("characters", "skills", "identifications", "successors", "natural_death
 # a field of the wrong type would be accepted here and break a later night's resolution.
 SKILL_FIELDS = {"name", "owner", "timing", "targets", "rank", "effects", "text", "outside", "extra"}
 IDENTIFICATION_FIELDS = {"kind", "count", "names", "mutual", "passive", "before", "evaluation", "identity"}
+# What a 评价 may check, one of them.
+CHECKABLE = {"evaluation": roster.EVALUATIONS, "identity": roster.IDENTITIES}
 
 
 def known_names(state):
@@ -110,10 +112,9 @@ def _check_identifications(state, value):
                 listed = ident.get(part, [])
                 if type(listed) is not list or not all(type(n) is str for n in listed) or not set(listed) <= listable:
                     _refuse(f"{name}: identification {part} must list the game's characters")
-            checks = [ident[part] for part in ("evaluation", "identity") if part in ident]
-            if (ident["kind"] == "评价") != bool(checks) or len(checks) > 1 or checks and (
-                    ident.get("evaluation", roster.EVALUATIONS[0]) not in roster.EVALUATIONS
-                    or ident.get("identity", roster.IDENTITIES[0]) not in roster.IDENTITIES):
+            checks = [(part, ident[part]) for part in CHECKABLE if part in ident]
+            one_known = len(checks) == 1 and checks[0][1] in CHECKABLE[checks[0][0]]
+            if (not one_known) if ident["kind"] == "评价" else checks:
                 _refuse(f"{name}: a 评价 checks one evaluation ({', '.join(roster.EVALUATIONS)}) or identity "
                         f"({', '.join(roster.IDENTITIES)}), and only a 评价 does")
             if "passive" in ident and (type(ident["passive"]) is not str or not ident["passive"].strip()):

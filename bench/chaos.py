@@ -48,7 +48,7 @@ from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _loadserver import ROOT, BotWorker, Environment, Server, free_port, require_loopback  # noqa: E402
+from _loadserver import BotWorker, Environment, Server, free_port, require_loopback  # noqa: E402
 
 DEFAULT_PG = os.environ.get("CHAOS_PG_URL", "postgres://postgres@127.0.0.1:5432/postgres")
 FAILURES = ("unfinished", "lost", "duplicated", "leaked", "gaps", "mismatched", "phantom", "stalls")

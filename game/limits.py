@@ -7,7 +7,6 @@ are: Redis in production, shared by every process, and the counts expire by them
 """
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext

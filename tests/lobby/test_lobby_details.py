@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from game import services
 from game.games.aquawar.engine import legal_commands
-from game.models import Match, Presence
+from game.models import Presence
 from lobby import connections
 from lobby.models import LobbyConnection
 from lobby.views import described

@@ -3,7 +3,6 @@ mail (to a confirmed address only, with a one-click unsubscribe) and by Web Push
 service here), each event once however many sweeps find it, never for a match that ended; a send
 that fails is tried again, then dropped with a log line."""
 import logging
-from datetime import timedelta
 
 import pytest
 from django.core import mail
@@ -15,9 +14,9 @@ from game.programs import runner
 from game.time_controls import DAY
 from notify import delivery, events, jobs, links
 from notify.models import Notice, Preferences
-from notify.services import start_verification, unsubscribe
+from notify.services import start_verification
 
-from ..game.fake_clock import START, clock  # noqa: F401 (a fixture)
+from ..game.fake_clock import clock  # noqa: F401 (a fixture)
 from ..game.helpers import GUEST_TEAMS, HOST_TEAMS
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,6 @@ import json
 import re
 
 import pytest
-from channels.db import database_sync_to_async
 from django.test import Client
 from django.urls import reverse
 

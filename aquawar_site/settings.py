@@ -147,11 +147,15 @@ DATABASES = {
         # production (a new PostgreSQL connection per socket call cost a third of the throughput,
         # docs/performance.md "Load"), else 0 (one per call, as the embedded setup always had).
         # The health check (one "SELECT 1" before a kept connection's first query in a call)
-        # replaces a connection that died meanwhile instead of failing the call.
+        # replaces a connection that died meanwhile instead of failing the call; on PostgreSQL only
+        # for a connection that has not answered a call within the last second (aquawar_site/postgresql).
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60" if PRODUCTION else "0")),
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's, with fewer health checks of a connection that has just answered (see its module).
+    DATABASES["default"]["ENGINE"] = "aquawar_site.postgresql"
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several consumers write at once. IMMEDIATE takes the write lock when a transaction starts, so a
     # second writer waits (up to the timeout) instead of failing when it upgrades a read lock.

@@ -121,19 +121,26 @@ def _prepared(model, values, connection):
 
 def insert_event(values):
     """Insert a ``MatchEvent`` row from ``{field name: value}`` (every field without a database
-    default must be there)."""
+    default must be there): True, or False (and nothing inserted) if the seat has an event with
+    the same non-empty ``client_id`` already. The unique constraint answers that in the insert
+    itself, so a command needs no read of the event log before it (``earlier_version``)."""
     connection = connections[DEFAULT_DB_ALIAS]
     prepared = _prepared(MatchEvent, values, connection)
     names = tuple(column for column, _ in prepared)
 
     def build(quote):
+        # The target and its WHERE name the partial unique constraint game_event_unique_client_id
+        # (game/models.py), which is how both databases find the index the conflict is about.
+        target = ", ".join(quote(MatchEvent._meta.get_field(field).column) for field in ("match", "seat", "client_id"))
         return (
             f"INSERT INTO {quote(MatchEvent._meta.db_table)} ({', '.join(quote(name) for name in names)})"
             f" VALUES ({', '.join(['%s'] * len(names))})"
+            f" ON CONFLICT ({target}) WHERE NOT ({quote('client_id')} = '') DO NOTHING"
         )
 
     with connection.cursor() as cursor:
         cursor.execute(_statement(connection, ("insert_event", names), build), [value for _, value in prepared])
+        return cursor.rowcount == 1
 
 
 def update_match(match_id, values, version=None, status=None):

@@ -339,6 +339,23 @@ def _locked(match_id):
     return match
 
 
+def _run(game, current, seat, run):
+    """(whether the state before was a pick phase, the state after, the events) of ``run`` on the
+    locked match ``current`` for ``seat``; a ServiceError if the match is not being played or the
+    game refuses the command."""
+    if current.status == Match.Status.FINISHED:
+        raise ServiceError("match_over", _("This match is over."))
+    if current.status != Match.Status.LIVE:
+        raise ServiceError("not_live", _("This match is not being played."))
+    before = game.load(current.state)
+    was_picking = game.picking(before)
+    try:
+        state, events = run(game, before, seat, current)
+    except game.IllegalCommand as refused:
+        raise ServiceError(refused.code, refused.message, illegal=True) from None
+    return was_picking, state, events
+
+
 def _change(match_id, user, client_id, command, run, seat=None):
     """``seat``, when given, acts instead of ``user``'s (the server enforcing the bot rules)."""
     client_id = client_id or ""
@@ -348,27 +365,26 @@ def _change(match_id, user, client_id, command, run, seat=None):
             seat = current.seat_of(user)
         if seat is None:
             raise ServiceError("not_a_player", _("Only the two players can act in this match."))
-        if client_id:
-            earlier = plainsql.earlier_version(current.pk, seat, client_id)
+        game = games.get(current.game)
+        try:
+            was_picking, state, events = _run(game, current, seat, run)
+        except ServiceError:
+            # A command applied before is acknowledged again, whatever the match has become since;
+            # only a refused command pays for this read (a repeat is refused or meets the insert's
+            # unique constraint below).
+            earlier = plainsql.earlier_version(current.pk, seat, client_id) if client_id else None
             if earlier is not None:
                 return Result(earlier, True)
-        if current.status == Match.Status.FINISHED:
-            raise ServiceError("match_over", _("This match is over."))
-        if current.status != Match.Status.LIVE:
-            raise ServiceError("not_live", _("This match is not being played."))
-        game = games.get(current.game)
-        before = game.load(current.state)
-        was_picking = game.picking(before)
-        try:
-            state, events = run(game, before, seat, current)
-        except game.IllegalCommand as refused:
-            raise ServiceError(refused.code, refused.message, illegal=True) from None
+            raise
         version = current.version + 1
         now = timezone.now()
-        plainsql.insert_event(
+        inserted = plainsql.insert_event(
             {"match": current.pk, "version": version, "seat": seat, "client_id": client_id, "command": command,
              "events": events, "created": now}
         )
+        if not inserted:
+            # The seat made this command before (a repeat the game accepted again): nothing is written.
+            return Result(plainsql.earlier_version(current.pk, seat, client_id), True)
         fields = {"version": version, "state": game.dump(state), "updated": now}
         outcome = game.outcome(state)
         if outcome is not None:

@@ -104,6 +104,8 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
         self.log_book = None
         self.log_players = None
         self.seed = None
+        # The match's id as the database has it (``match_id`` is the URL's text).
+        self.match_pk = None
         # The match's game (``game.games``): its forms, its board and its wording of refusals.
         self.game = None
         self.recount = False
@@ -112,6 +114,7 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
         await self.accept()
         match, refused = await database_sync_to_async(self.admit)()
         if match is not None:
+            self.match_pk = match.pk
             self.seed = match.seed
             self.game = games.get(match.game)
         if refused:
@@ -306,9 +309,35 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
             # left (``take_seat``), so there is nothing to read.
             return
         ring = message.get("ring")
-        frame = await fanout.together(("win_chance", self.match_id, ring), lambda shared: self.win_chance_frame(ring, shared))
+        version = message.get("version")
+        if self.last_sent is not None and version is not None and version < self.last_sent[0]:
+            # The estimate of a version this socket has moved past: the current version's has a ring
+            # of its own (a ring names the version it was estimated for, game/programs/winchances.py).
+            return
+        if self.shows_live(version):
+            # The version this spectator's socket was last brought to, live: the row read then
+            # decides what a read now would for this version, so only the estimate is read.
+            frame = await fanout.together(
+                ("win_chance_cached", self.match_id, ring), lambda shared: self.cached_win_chance_frame(version, shared)
+            )
+        else:
+            frame = await fanout.together(("win_chance", self.match_id, ring), lambda shared: self.win_chance_frame(ring, shared))
         if frame is not None:
             await self.send_all([frame])
+
+    def shows_live(self, version):
+        """Whether this socket was last brought to ``version`` of the live match, as a spectator."""
+        if self.last_sent is None:
+            return False
+        sent_version, sent_status, sent_seat, _rematch = self.last_sent
+        return sent_version == version and sent_status == Match.Status.LIVE and sent_seat is None
+
+    def cached_win_chance_frame(self, version, shared):
+        """``win_chance_frame`` for a spectator's socket at ``version`` of the live match: the cache's
+        estimate of that version (read once per database-thread call), without reading the match."""
+        key = frames.win_chance_key(self.match_pk, self.seed, version)
+        chance = fanout.once(shared, ("win_chance", key), lambda: frames.cached_win_chance(key))
+        return self.win_chance_message(version, chance)
 
     def win_chance_frame(self, ring, shared):
         """A spectator's new win chance (game/programs/winchances.py), or None: for a player of the live
@@ -316,13 +345,16 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
         match = fanout.match_for(shared, self.match_id, ring)
         if match is None:
             return None
-        chance = frames.win_chance(match, match.seat_of(self.user))
+        return self.win_chance_message(match.version, frames.win_chance(match, match.seat_of(self.user)))
+
+    def win_chance_message(self, version, chance):
+        """The frame that gives this socket the estimate ``chance`` of ``version`` (None: no frame)."""
         if chance is None:
             return None
         if self.html:
             with translation.override(self.language):
                 return presenter.render_win_chance(chance)
-        return {"type": "win_chance", "version": match.version, "host": chance}
+        return {"type": "win_chance", "version": version, "host": chance}
 
     def catch_up(self, match, shared=None):
         """The frames that bring a JSON viewer from ``self.version`` to ``match`` (none if it is there).

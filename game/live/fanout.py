@@ -141,8 +141,13 @@ def _statements(connection):
             f" AND b.{bot['seat']} = {seat})"
             for seat in (0, 1)
         )
+        event = {field: quote(MatchEvent._meta.get_field(field).column) for field in ("match", "version", "events")}
+        latest = (
+            f"(SELECT e.{event['events']} FROM {quote(MatchEvent._meta.db_table)} e"
+            f" WHERE e.{event['match']} = m.{column['id']} AND e.{event['version']} = m.{quote(Match._meta.get_field('version').column)})"
+        )
         match_sql = (
-            f"SELECT {columns}, h.{name}, g.{name}, {programs}, {levels} FROM {quote(Match._meta.db_table)} m"
+            f"SELECT {columns}, h.{name}, g.{name}, {programs}, {levels}, {latest} FROM {quote(Match._meta.db_table)} m"
             f" LEFT JOIN {users} h ON h.{user_id} = m.{column['host']}"
             f" LEFT JOIN {users} g ON g.{user_id} = m.{column['guest']}"
             f" WHERE m.{column['id']} = %s"
@@ -165,7 +170,9 @@ def _marked(quote, user, accessor, seat_column):
 def read_match(match_id):
     """``frames.load_match(match_id)``: the match, its host and guest with their usernames (the
     rest of a user loads if asked for), which of them are programs (``frames.programs``) and which
-    seats machines play (``frames.machines``), or None."""
+    seats machines play (``frames.machines``), or None. The events of its current version come
+    with it into ``events``: after a change, the sockets one version behind (nearly all of them)
+    need no other read."""
     connection = connections[DEFAULT_DB_ALIAS]
     match_id = plainsql.valid_match_id(connection, match_id)
     if match_id is None:
@@ -179,7 +186,11 @@ def read_match(match_id):
     fields = Match._meta.concrete_fields
     match = plainsql.from_row(Match, row, connection)
     User = get_user_model()
-    names, programs, levels = row[len(fields) : len(fields) + 2], row[len(fields) + 2 : len(fields) + 4], row[len(fields) + 4 :]
+    names, programs, levels = row[len(fields) : len(fields) + 2], row[len(fields) + 2 : len(fields) + 4], row[len(fields) + 4 : len(fields) + 6]
+    latest = row[len(fields) + 6]
+    if latest is not None:
+        field = MatchEvent._meta.get_field("events")
+        events.put((match.pk, match.seed, match.version), field.from_db_value(latest, None, connection))
     for seat, name in zip(("host", "guest"), names):
         user_id = getattr(match, f"{seat}_id")
         if user_id is not None:

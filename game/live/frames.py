@@ -122,7 +122,13 @@ def win_chance(match, seat):
     no estimate of this version is stored yet."""
     if audience_for(match, seat) != "spectator" or match.status != Match.Status.LIVE:
         return None
-    return cache.get(win_chance_key(match.pk, match.seed, match.version))
+    return cached_win_chance(win_chance_key(match.pk, match.seed, match.version))
+
+
+def cached_win_chance(key):
+    """The estimate stored under ``key`` (``win_chance_key``), or None: only for a caller that has
+    decided the viewer is a spectator of the live match at that version (``win_chance``)."""
+    return cache.get(key)
 
 
 def payload(match, seat, part=None, estimate=True):

@@ -39,7 +39,7 @@ def test_an_inserted_event_reads_back_as_the_orm_stores_it(host, guest):
     now = timezone.now()
     command = {"assert": {"target": 2, "species": "sunfish"}, "text": "引号 \"quoted\""}
     events = [{"type": "hp", "value": [1, 2.5, None]}]
-    plainsql.insert_event(
+    assert plainsql.insert_event(
         {"match": match.pk, "version": 7, "seat": 1, "client_id": "c", "command": command, "events": events,
          "created": now}
     )
@@ -73,3 +73,17 @@ def test_the_bot_seats_read_finds_what_the_orm_finds(guest, monkeypatch):
     expected = sorted(map(field_values, BotSeat.objects.filter(match=match)), key=repr)
     assert expected and sorted(map(field_values, plainsql.bot_seats(match.pk)), key=repr) == expected
     assert plainsql.bot_seats(10**9) == []
+
+
+def test_the_insert_answers_a_seat_s_repeated_client_id_by_inserting_nothing(host, guest):
+    match = live_match(host, guest)
+    row = {"match": match.pk, "seat": 0, "command": {}, "events": [], "created": timezone.now()}
+    assert plainsql.insert_event({**row, "version": 1, "client_id": "same"})
+    assert not plainsql.insert_event({**row, "version": 2, "client_id": "same"})
+    # Another seat's, or no client id at all, is no repeat.
+    assert plainsql.insert_event({**row, "version": 2, "seat": 1, "client_id": "same"})
+    assert plainsql.insert_event({**row, "version": 3, "client_id": ""})
+    assert plainsql.insert_event({**row, "version": 4, "client_id": ""})
+    assert list(MatchEvent.objects.filter(match=match).values_list("version", "seat", "client_id")) == [
+        (1, 0, "same"), (2, 1, "same"), (3, 0, ""), (4, 0, "")
+    ]

@@ -100,6 +100,17 @@ def test_it_applies_a_repeated_client_id_once(host, guest):
     assert MatchEvent.objects.filter(match=match).count() == 1
 
 
+def test_it_acknowledges_a_repeated_client_id_once_the_match_has_moved_on_or_ended(host, guest):
+    match = live_match(host, guest)
+    assert services.apply_command(match.pk, host, "pick", 0, HOST_TEAMS[1]) == (1, False)
+    assert services.apply_command(match.pk, guest, "other", 0, GUEST_TEAMS[1]) == (2, False)
+    assert services.apply_command(match.pk, host, "pick", 0, HOST_TEAMS[1]) == (1, True)
+    assert services.resign(match, guest, "r") == (3, False)
+    assert services.apply_command(match.pk, host, "pick", 0, HOST_TEAMS[1]) == (1, True)
+    assert codes(services.apply_command, match.pk, host, "new", 3, HOST_TEAMS[1]) == "match_over"
+    assert MatchEvent.objects.filter(match=match).count() == 3
+
+
 def test_it_turns_an_engine_refusal_into_a_service_error(host, guest):
     match = live_match(host, guest)
     assert codes(services.apply_command, match.pk, host, "x", 0, {"pick": ["archerfish"]}) == "wrong_pick_count"

@@ -10,6 +10,7 @@ from django.core.cache import cache
 
 from game import games, services
 from game.live import frames
+from game.live.groups import match_group
 from game.models import Match, MatchEvent
 from game.programs import dispatch, runner, winchances
 from game.programs.worker import BotWorker
@@ -17,6 +18,7 @@ from game.programs.worker import BotWorker
 from tests.accounts import client_for
 
 from .helpers import HOST_TEAMS, live_match, open_socket
+from .test_fanout import queries  # noqa: F401  (a fixture: the statements of the sockets' database thread)
 from .leaks import check_win_chance_hidden, check_win_chance_html_hidden
 
 
@@ -206,3 +208,55 @@ async def test_a_spectators_bar_says_the_match_is_over_once_it_is(host, guest):
         assert "host " not in redrawn[-1].split('id="win-chance-value"')[1]
     finally:
         await page.disconnect()
+
+
+async def drained(*sockets):
+    for socket in sockets:
+        while not await socket.nothing_more():
+            await socket.receive()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_spectator_at_the_estimated_version_is_given_it_without_a_read_of_the_match(host, guest, queries):
+    match = await database_sync_to_async(live_match)(host, guest)
+    spectator = await open_socket(match.pk, address="10.0.0.9")
+    spectator_page = await open_socket(match.pk, address="10.0.0.8", html=True)
+    try:
+        await spectator.hello()
+        await drained(spectator, spectator_page)
+        cache.set(frames.win_chance_key(match.pk, match.seed, match.version), 0.25)
+        queries.clear()
+        ready = {"type": "win_chance.ready", "version": match.version, "ring": "estimated"}
+        await get_channel_layer().group_send(match_group(match.pk), ready)
+        pushed = await spectator.receive_until(lambda f: f["type"] == "win_chance")
+        assert pushed[-1] == {"type": "win_chance", "version": match.version, "host": 0.25}
+        drawn = await spectator_page.receive_until(lambda f: f.startswith('<div id="win-chance-value"'))
+        assert "host 25 %" in drawn[-1]
+        # The sockets were at that version of the live match: the estimate is all there is to read.
+        assert queries == []
+    finally:
+        for socket in (spectator, spectator_page):
+            await socket.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_an_estimate_of_a_version_a_spectator_has_moved_past_is_not_sent(host, guest, queries):
+    match = await database_sync_to_async(live_match)(host, guest)
+    spectator = await open_socket(match.pk, address="10.0.0.9")
+    try:
+        await spectator.hello()
+        await database_sync_to_async(services.apply_command)(match.pk, host, "h", 0, HOST_TEAMS[1])
+        await spectator.receive_until(lambda f: f["type"] == "state")
+        await drained(spectator)
+        cache.set(frames.win_chance_key(match.pk, match.seed, 0), 0.25)
+        cache.set(frames.win_chance_key(match.pk, match.seed, 1), 0.5)
+        queries.clear()
+        for version, ring in ((0, "late"), (1, "current")):
+            ready = {"type": "win_chance.ready", "version": version, "ring": ring}
+            await get_channel_layer().group_send(match_group(match.pk), ready)
+        # A socket handles its messages in order: the late ring was handled before the current one.
+        pushed = await spectator.receive_until(lambda f: f["type"] == "win_chance")
+        assert pushed == [{"type": "win_chance", "version": 1, "host": 0.5}]
+        assert queries == []
+    finally:
+        await spectator.disconnect()

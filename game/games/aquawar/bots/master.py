@@ -25,28 +25,25 @@ model of which team beats which.
 The budget (``budget.Budget``) is seconds on an injectable clock (default 1.5 s) or a fixed number
 of worlds (``iterations``), which makes a decision deterministic for a seed.
 """
-from game.games.aquawar.engine.legal import TEAM_SIZE
 from game.games.aquawar.engine.species import SPECIES
 
 from .base import Bot
 from .budget import DEFAULT_SECONDS, Budget
-from .expert import ASSERT_HP, REVEAL_VALUE
+from .expert import REVEAL_VALUE
 from .exposure import information
 from .lookahead import immediate_value, line_value
-from .likelihood import TRUST, WeightedKnowledge, weighted_marginals
+from .likelihood import TRUST, WeightedKnowledge
 from .matchups import plan_pick
 
 MIN_GUESS = 0.15  # guesses less likely than this are never worth the 50 HP they risk
 MAX_GUESSES = 6
-DELAY = 0.7  # a later assertion's worth against one made now: fish die and the enemy moves between
 
 
 class MasterBot(Bot):
     name = "master"
 
     def __init__(self, seconds=DEFAULT_SECONDS, iterations=None, clock=None, beam=10, plies=4,
-                 halve_every=4, assert_samples=200, trust=TRUST, hide=1.0, learn=1.0, min_guess=MIN_GUESS,
-                 cascade=0.0):
+                 halve_every=4, assert_samples=200, trust=TRUST, hide=1.0, learn=1.0, min_guess=MIN_GUESS):
         options = {"seconds": seconds, "iterations": iterations}
         self.budget = Budget(**options, clock=clock) if clock else Budget(**options)
         self.beam = beam
@@ -57,7 +54,6 @@ class MasterBot(Bot):
         self.hide = hide
         self.learn = learn
         self.min_guess = min_guess
-        self.cascade = cascade
         self.searched = 0  # worlds searched in the last decision (a diagnostic, never read back)
 
     def choose(self, player_view, projected_events, legal, player, rng):
@@ -69,8 +65,7 @@ class MasterBot(Bot):
     def assertion(self, player_view, projected_events, legal, player, rng):
         run = self.budget.start()
         knowledge = WeightedKnowledge(player_view, projected_events, player, trust=self.trust)
-        draws = knowledge.weighted_draws(rng, self.assert_samples)
-        marginals = weighted_marginals(draws, len(knowledge.foes))
+        marginals = knowledge.marginals(rng, self.assert_samples)
         targets = [
             target for target, seen in enumerate(player_view["teams"][1 - player])
             if seen["alive"] and not seen["revealed"]
@@ -85,12 +80,9 @@ class MasterBot(Bot):
         if outcomes is None:
             return {"assert": None}  # not one world searched in time: a guess would be blind
         skip, wrong, right = outcomes
-        later = _later_guesses(player_view, player, targets, self.cascade)
-        best, best_value = {"assert": None}, skip + later(draws, None)
+        best, best_value = {"assert": None}, skip
         for p, target, species in guesses:
-            hit = [(d, w) for d, w in draws if d[target][0] == species]
-            miss = [(d, w) for d, w in draws if d[target][0] != species]
-            value = p * (right[target] + REVEAL_VALUE + later(hit, target)) + (1 - p) * (wrong + later(miss, None))
+            value = p * (right[target] + REVEAL_VALUE) + (1 - p) * wrong
             if value > best_value:
                 best, best_value = {"assert": {"target": target, "fish": species}}, value
         return best
@@ -158,26 +150,3 @@ class MasterBot(Bot):
             world = knowledge.world(rng)
         self.searched = worlds
         return max(shortlist, key=lambda i: totals[i])
-
-
-def _later_guesses(player_view, player, targets, weight):
-    """What the guesses of the next turns are worth after an assertion's outcome (the draws that
-    agree with it): ``weight`` × Σ of each fish's best guess value, P·50 HP × enemy fish − (1 − P)·
-    50 HP × own fish when positive, the k-th best delayed by ``DELAY``^k. A right guess shrinks the
-    other fish's sets and a wrong one shrinks the target's: with four species left for four fish,
-    either can make the next guess certain, which the rollouts (no assertions in them) never see."""
-    gain = ASSERT_HP * sum(1 for fish in player_view["teams"][1 - player] if fish["alive"])
-    loss = ASSERT_HP * sum(1 for fish in player_view["teams"][player] if fish["alive"])
-
-    def later(draws, settled):
-        if not weight:
-            return 0.0
-        rows = weighted_marginals(draws, TEAM_SIZE)
-        values = sorted((
-            max(0.0, p * gain - (1 - p) * loss)
-            for target in targets if target != settled
-            for p in [max(rows[target].values(), default=0.0)]
-        ), reverse=True)
-        return weight * sum(value * DELAY ** (k + 1) for k, value in enumerate(values))
-
-    return later

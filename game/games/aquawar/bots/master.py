@@ -8,7 +8,8 @@ of both sides (``lookahead``), and sums the evaluations (determinised, perfect-i
 Carlo with rollouts). Every ``halve_every`` worlds the worse half of the shortlist is dropped
 (successive halving), so the time goes to telling the best actions apart. Each action also pays
 ``hide`` times what it gives away: the HP the opponent's next assertion is expected to take once it
-has seen the action (``exposure``).
+has seen the action; and gains ``learn`` times what it teaches: the HP our next assertions are
+expected to gain from how the enemy fish it hits answer (a share, a heal, a dodge; ``exposure``).
 
 Assertion: in each sampled world it plays out the three things an assertion can do (nothing, a
 failed guess: 50 HP off its own fish, a right guess on a given fish: 50 HP off every enemy and a
@@ -29,7 +30,7 @@ from game.games.aquawar.engine.species import SPECIES
 from .base import Bot
 from .budget import DEFAULT_SECONDS, Budget
 from .expert import REVEAL_VALUE
-from .exposure import exposure_costs
+from .exposure import information
 from .lookahead import immediate_value, line_value
 from .likelihood import TRUST, WeightedKnowledge
 from .matchups import plan_pick
@@ -42,7 +43,7 @@ class MasterBot(Bot):
     name = "master"
 
     def __init__(self, seconds=DEFAULT_SECONDS, iterations=None, clock=None, beam=10, plies=4,
-                 halve_every=4, assert_samples=200, trust=TRUST, hide=1.0, min_guess=MIN_GUESS):
+                 halve_every=4, assert_samples=200, trust=TRUST, hide=1.0, learn=1.0, min_guess=MIN_GUESS):
         options = {"seconds": seconds, "iterations": iterations}
         self.budget = Budget(**options, clock=clock) if clock else Budget(**options)
         self.beam = beam
@@ -51,6 +52,7 @@ class MasterBot(Bot):
         self.assert_samples = assert_samples
         self.trust = trust
         self.hide = hide
+        self.learn = learn
         self.min_guess = min_guess
         self.searched = 0  # worlds searched in the last decision (a diagnostic, never read back)
 
@@ -119,9 +121,9 @@ class MasterBot(Bot):
         run = self.budget.start()
         knowledge = WeightedKnowledge(player_view, projected_events, player, trust=self.trust)
         bonus = [0.0] * len(legal)
-        if self.hide:
-            costs = exposure_costs(knowledge.world(rng), player, legal, projected_events, player_view)
-            bonus = [-self.hide * cost for cost in costs]
+        if self.hide or self.learn:
+            priced = information(knowledge.world(rng), player, legal, projected_events, player_view)
+            bonus = [self.learn * gain - self.hide * cost for cost, gain in priced]
         return legal[self._search(run, knowledge, legal, bonus, player, player_view["round"], rng)]
 
     def _search(self, run, knowledge, commands, bonus, player, round_number, rng):

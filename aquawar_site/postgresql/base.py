@@ -3,9 +3,9 @@
 With ``CONN_HEALTH_CHECKS`` Django sends ``SELECT 1`` before the first query of every call
 (every socket's database call, every request) on a connection it kept from an earlier one. A
 busy server makes hundreds of calls a second on the same connection, and those checks were 4-7 %
-of its CPU (docs/performance.md, "Health checks"). A connection that answered a whole call
-without error less than ``FRESH`` seconds ago is taken to be alive, as if that call's answers had
-been the check.
+of its CPU (docs/performance.md, "Fewer round trips per command"). A connection that answered a
+whole call without error less than ``FRESH`` seconds ago is taken to be alive, as if that call's
+answers had been the check.
 
 What that costs: a connection that dies within ``FRESH`` seconds of its last good call (PostgreSQL
 restarted, the backend killed) fails the next call's first query instead of being replaced before

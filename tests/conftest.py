@@ -3,6 +3,7 @@ production (DATABASE_URL for PostgreSQL, REDIS_URL for channels_redis)."""
 import os
 import tempfile
 import time
+import types
 import uuid
 from pathlib import Path
 
@@ -92,6 +93,16 @@ def machine_speed_sockets(settings):
     # coalescing of presence news back to test them.
     settings.SOCKET_CONNECT_RATE = settings.SOCKET_CONNECT_RATE_PER_ADDRESS = MACHINE_SPEED
     settings.PRESENCE_NEWS_SECONDS = 0
+
+
+@pytest.fixture
+def stopped_rate_clock(monkeypatch):
+    """The sockets' frame-rate windows on a clock that moves only when the test moves it. On the
+    real clock a loaded machine could take longer than a test's window between two frames, and the
+    frame meant to be one too many was let through (seen on CI, 29 Nov)."""
+    clock = types.SimpleNamespace(now=1000.0)
+    monkeypatch.setattr("game.live.ratelimit.time", types.SimpleNamespace(monotonic=lambda: clock.now))
+    return clock
 
 
 @pytest.fixture(autouse=True)

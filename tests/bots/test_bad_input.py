@@ -1,6 +1,4 @@
 """Whatever a program sends to take a seat, a bad request is an error frame and changes nothing."""
-import asyncio
-
 import pytest
 from channels.db import database_sync_to_async
 
@@ -32,7 +30,7 @@ async def test_a_bad_seat_request_is_refused_and_changes_nothing(host, request_f
         await socket.disconnect()
 
 
-async def test_frames_over_the_bot_rate_are_refused_without_forfeiting(host, guest, settings):
+async def test_frames_over_the_bot_rate_are_refused_without_forfeiting(host, guest, settings, stopped_rate_clock):
     settings.BOT_SOCKET_RATE = (3, 0.5)
     socket = await program(host)
     try:
@@ -47,7 +45,7 @@ async def test_frames_over_the_bot_rate_are_refused_without_forfeiting(host, gue
         assert refused["code"] == "rate_limited" and "3 frames per 0.5 seconds" in refused["message"]
         match = await database_sync_to_async(Match.objects.get)(pk=seated["match"])
         assert match.status == Match.Status.LIVE
-        await asyncio.sleep(0.6)
+        stopped_rate_clock.now += 0.6
         await socket.send({"type": "hello", "version": None})
         assert (await socket.receive_until(lambda f: f["type"] in ("snapshot", "error")))["type"] == "snapshot"
     finally:

@@ -1,7 +1,5 @@
 """The sockets' limits: frames and hellos per connection, frame size, sockets per account and per
 client address, bot sockets per account; and spectators counted as people, not sockets."""
-import asyncio
-
 import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
@@ -18,7 +16,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 PICK = {"type": "command", "id": "p1", "version": 0, "command": HOST_TEAMS[1]}
 
 
-async def test_it_refuses_frames_over_the_rate_and_applies_nothing(host, guest, settings):
+async def test_it_refuses_frames_over_the_rate_and_applies_nothing(host, guest, settings, stopped_rate_clock):
     settings.MATCH_SOCKET_RATE = (3, 0.5)
     match = await database_sync_to_async(live_match)(host, guest)
     socket = await open_socket(match.pk, host)
@@ -31,7 +29,7 @@ async def test_it_refuses_frames_over_the_rate_and_applies_nothing(host, guest, 
         assert refused["code"] == "rate_limited" and "3 frames per 0.5 seconds" in refused["message"]
         assert await event_count(match.pk) == 0
         # The socket stays open: once the window has passed, the same command goes through.
-        await asyncio.sleep(0.6)
+        stopped_rate_clock.now += 0.6
         await socket.send(PICK)
         assert (await socket.receive_type("ack"))["version"] == 1
     finally:
@@ -171,7 +169,7 @@ async def test_spectators_are_people_not_sockets(host, guest, outsider):
             await socket.disconnect()
 
 
-async def test_hellos_have_a_rate_of_their_own(host, guest, settings):
+async def test_hellos_have_a_rate_of_their_own(host, guest, settings, stopped_rate_clock):
     """Ten sockets saying hello at the frame rate made 200 full-page renders in 2.6 s."""
     settings.MATCH_HELLO_RATE = (2, 0.5)
     match = await database_sync_to_async(live_match)(host, guest)
@@ -185,7 +183,7 @@ async def test_hellos_have_a_rate_of_their_own(host, guest, settings):
         # Other frames are not held back by it.
         await socket.send(PICK)
         assert (await socket.receive_type("ack"))["version"] == 1
-        await asyncio.sleep(0.6)
+        stopped_rate_clock.now += 0.6
         assert (await socket.hello(1))[-1]["type"] == "state"
     finally:
         await socket.disconnect()

@@ -266,3 +266,23 @@ def pytest_terminal_summary(terminalreporter):
         red=True,
         bold=True,
     )
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--setup-dependent-only",
+        action="store_true",
+        help="leave out the tests that run the same on either setup (tests/setup_free.py): CI's production "
+        "leg, once the embedded leg has run them all",
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    if not config.getoption("--setup-dependent-only"):
+        return
+    from tests.setup_free import is_setup_free
+
+    free = [item for item in items if is_setup_free(item)]
+    if free:
+        config.hook.pytest_deselected(items=free)
+        items[:] = [item for item in items if not is_setup_free(item)]

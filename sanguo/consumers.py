@@ -16,7 +16,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from game.live import recheck
 
 from . import access
-from .live import Watched, game_group
+from .live import Watched, game_group, read_after
 from .models import Game
 
 
@@ -44,7 +44,7 @@ class GameConsumer(Watched, AsyncJsonWebsocketConsumer):
         return
 
     async def game_changed(self, message):
-        read = await self._digest()
+        read = await read_after(self.game_id, message, lambda row: row and self._seen(row, self.scope.get("user")))
         if read is None:
             return
         self.last_sent, now = read
@@ -53,9 +53,13 @@ class GameConsumer(Watched, AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "changed"})
 
     @database_sync_to_async
-    def _digest(self, token=None):
+    def _digest(self, token):
         row = Game.objects.filter(pk=self.game_id).first()
         user = self.scope.get("user")
-        if row is None or (token is not None and not access.may_see(row, user, token)):
+        if row is None or not access.may_see(row, user, token):
             return None
+        return self._seen(row, user)
+
+    @staticmethod
+    def _seen(row, user):
         return row.version, access.digest(row, access.audience(row, user))

@@ -5,7 +5,7 @@ Redis restart forgets the groups) is made up for by the process's recheck (game/
 which reads the games' versions as ``GAMES`` says."""
 import secrets
 
-from game.live import groups, recheck
+from game.live import fanout, groups, recheck
 
 from .models import Game
 
@@ -47,3 +47,18 @@ class Watched:
             await super().dispatch(message)
         except recheck.LAYER_DOWN:
             await recheck.close_to_retry(self, message)
+
+
+async def read_after(game_id, message, read):
+    """``read(row)`` on the database thread, ``row`` being the game as read after ``message`` (a
+    doorbell) was heard: read once for all the sockets of this process that heard the same ring
+    before the database thread took their call up (``fanout.together``), None if there is no such
+    game. Every one of them heard its ring before that read was made, so it is as new as a read of
+    their own. A 27-seat game made 27 reads of its row, state and all, per change."""
+
+    def call(shared):
+        if "row" not in shared:
+            shared["row"] = Game.objects.filter(pk=game_id).first()
+        return read(shared["row"])
+
+    return await fanout.together(("sanguo", game_id, message.get("ring")), call)

@@ -40,7 +40,7 @@ from game.programs.protocol import INVITE_TOKEN, token_from
 from game.programs.socket import TOO_MANY, UNAUTHORIZED, account_group
 
 from . import access, services
-from .live import Watched, game_group
+from .live import Watched, game_group, read_after
 from .models import Event, Game, Seat
 
 TYPES = ("hello", "sign_up", "leave", "command")
@@ -269,11 +269,12 @@ class ProgramConsumer(Watched, AsyncWebsocketConsumer):
             await self.send_error(error.code, error.message, client_id)
             return None
 
-    def read(self, known=None):
+    def read(self, known=None, row=None):
         """(the game's version, what this account sees of the game now, as ``access.digest``, the
         ``state`` body — None if that is ``known``), or None if it sees no game (an invite-only game it has not signed up for
-        looks like no game at all)."""
-        row = _load(self.game_id)
+        looks like no game at all). ``row``: the game as just read for it (else it is read here)."""
+        if row is None:
+            row = _load(self.game_id)
         if row is None or not access.may_see(row, self.user, None):
             return None
         audience = access.audience(row, self.user)
@@ -291,7 +292,7 @@ class ProgramConsumer(Watched, AsyncWebsocketConsumer):
     async def game_changed(self, message):
         if self.seen is None:
             return
-        read = await database_sync_to_async(self.read)(self.seen)
+        read = await read_after(self.game_id, message, lambda row: row and self.read(self.seen, row))
         if read is None:
             return
         if read[2] is None:

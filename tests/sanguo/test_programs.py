@@ -14,6 +14,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.db import connections
 
 from game.games.three_kingdoms import engine
 from game.games.three_kingdoms.engine.legal import concrete
@@ -24,7 +25,10 @@ from tests.bots.helpers import EXAMPLES, load_example
 from tests.security.fuzz import dumps, garbage, mutations
 from tests.sockets import RecordingSocket
 
+from tests.game.test_fanout import queries, whole_batches  # noqa: F401
+
 from .helpers import DURATIONS, clock, deal_from, people, started_game  # noqa: F401
+from .test_socket import open_game_socket
 from .play import answer_as_gm, run_to_deadline
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -195,6 +199,37 @@ def unchanged(row):
     """The game's version and state and its event count, to compare before and after a refusal."""
     row = reload(row)
     return row.version, canonical(row.state), Event.objects.filter(game=row).count()
+
+
+def in_its_own_connection(function, *args):
+    try:
+        return function(*args)
+    finally:
+        connections.close_all()
+
+
+async def test_the_sockets_that_heard_one_doorbell_read_the_game_once_between_them(clock, queries, whole_batches):
+    """Every socket on a game read its row, state and all, after every change: 27 reads a change
+    in a 27-seat game. The program sockets and the page's socket of one process share one."""
+    row, _gm, players = await run(started_game)
+    sockets = [await a_seat_on_its_socket(row, players[seat], seat) for seat in range(2)]
+    page, connected = await open_game_socket(row.pk, players[2])
+    assert connected
+    whole_batches["size"] = len(sockets) + 1
+    queries.clear()
+    try:
+        # Off the sockets' database thread, so that only their statements are counted.
+        await asyncio.to_thread(in_its_own_connection, run_to_deadline, row, clock)
+        row = await asyncio.to_thread(in_its_own_connection, reload, row)
+        for seat, program in enumerate(sockets):
+            await program.sees(engine.view(row.state, seat))
+        assert json.loads(await page.receive_text()) == {"type": "changed"}
+        table = Game._meta.db_table
+        reads = [sql for sql in queries if sql.lstrip().upper().startswith("SELECT") and f'FROM "{table}"' in sql]
+        assert len(reads) == 1, reads
+    finally:
+        for socket in (*sockets, page):
+            await socket.disconnect()
 
 
 REFUSED_FRAMES = [

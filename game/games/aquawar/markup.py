@@ -12,7 +12,7 @@ from functools import lru_cache
 from django.utils.formats import localize
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import get_language, gettext, gettext_noop, ngettext
 
 from .texts import name as species_name
 from .texts import skill_text
@@ -27,17 +27,22 @@ def number(value):
 
 
 def translate(msgid):
-    """``{% translate "msgid" %}``: the template doubles a literal's ``%`` for the catalogue and
-    undoes it after; a template's own text is trusted, not escaped."""
-    return gettext(msgid.replace("%", "%%")).replace("%%", "%")
+    """``{% translate %}`` of a template literal whose catalogue msgid is ``msgid``: the template
+    doubled the literal's ``%`` to make the msgid and undoes it in what it prints; a template's own
+    text is trusted, not escaped."""
+    return gettext(msgid).replace("%%", "%")
 
 
 class Texts(dict):
-    """A template's ``{% translate %}`` texts in one language, each translated when first asked for."""
+    """The parts' fixed texts in one language, each translated when first asked for. Called as
+    ``_("msgid")`` so that makemessages finds every msgid here (the templates that had them are gone)."""
 
     def __missing__(self, msgid):
         text = self[msgid] = translate(msgid)
         return text
+
+    def __call__(self, msgid):
+        return self[msgid]
 
 
 _texts = {}
@@ -45,16 +50,21 @@ _texts = {}
 
 def texts(language):
     """The ``Texts`` of ``language``, which must be the active one (``get_language()``)."""
-    words = _texts.get(language)
-    if words is None:
-        words = _texts[language] = Texts()
-    return words
+    found = _texts.get(language)
+    if found is None:
+        found = _texts[language] = Texts()
+    return found
 
 
 @lru_cache(maxsize=64)
-def counted(language, singular, plural, count):
-    """``{% blocktranslate count n=count %}{{ n }} singular{% plural %}{{ n }} plural{% endblocktranslate %}``."""
-    return ngettext(f"%(n)s {singular}", f"%(n)s {plural}", count) % {"n": number(count)}
+def rounds_won(language, count):
+    """``{% blocktranslate count n=count %}{{ n }} round won{% plural %}…``."""
+    return ngettext("%(n)s round won", "%(n)s rounds won", count) % {"n": number(count)}
+
+
+@lru_cache(maxsize=64)
+def shields(language, count):
+    return ngettext("%(n)s shield", "%(n)s shields", count) % {"n": number(count)}
 
 
 @lru_cache(maxsize=256)
@@ -69,36 +79,36 @@ def species_texts(language, species, mimic_of):
     )
 
 
-def clock(clock, words):
+def clock(clock, _):
     """templates/game/_clock.html (which other games' templates still include), with its newline."""
     urgent = " clock--urgent" if clock["urgent"] else ""
     if clock["deadline"]:
         when = ' data-deadline="%s" data-server-time="%s" title="%s"' % (
-            esc(number(clock["deadline"])), esc(number(clock["server_time"])), words["Time left for this decision"]
+            esc(number(clock["deadline"])), esc(number(clock["server_time"])), _("Time left for this decision")
         )
     else:
-        when = ' title="%s"' % words["Time left in the bank"]
+        when = ' title="%s"' % _("Time left in the bank")
     return (
-        f'<span class="clock{urgent}" role="timer"{when}><span class="visually-hidden">{words["Time left:"]} </span>'
-        f'<span class="clock-time">{esc(clock["text"])}</span></span>\n'
+        '<span class="clock%s" role="timer"%s><span class="visually-hidden">%s </span><span class="clock-time">%s</span></span>\n'
+        % (urgent, when, _("Time left:"), esc(clock["text"]))
     )
 
 
 def board(ctx):
     """aquawar/_board.html as it was: ``ctx["sides"]`` from ``presenter.board``."""
     language = get_language()
-    words = texts(language)
+    _ = texts(language)
     out = [
         '<section id="match-board" class="match-board" aria-label="%s"%s>\n  '
-        % (words["Board"], ' hx-swap-oob="true"' if ctx.get("oob") else "")
+        % (_("Board"), ' hx-swap-oob="true"' if ctx.get("oob") else "")
     ]
     for side in ctx["sides"]:
-        out.append(_side(side, words, language))
+        out.append(_side(side, _, language))
     out.append("\n</section>\n")
     return mark_safe("".join(out))
 
 
-def _side(side, words, language):
+def _side(side, _, language):
     own = " team--own" if side["own"] else ""
     to_move = " team--to-move" if side["to_move"] else ""
     out = [
@@ -109,36 +119,36 @@ def _side(side, words, language):
         "        ",
     ]
     if side["to_move"]:
-        out.append('<span class="team-turn">%s</span>' % (words["Your turn"] if side["own"] else words["To move"]))
+        out.append('<span class="team-turn">%s</span>' % (_("Your turn") if side["own"] else _("To move")))
     out.append("\n        ")
     if side["clock"]:
-        out.append(clock(side["clock"], words))
+        out.append(clock(side["clock"], _))
     out.append("\n        ")
     aid_url = side["aid_url"]
     if aid_url:
         out.append(
             '<button type="button" class="button button--small button--quiet aid-button" data-aid-url="%s" '
             'aria-expanded="false" data-text-show="%s" data-text-hide="%s">%s</button>'
-            % (esc(aid_url), words["What could they be?"], words["Hide the aid"], words["What could they be?"])
+            % (esc(aid_url), _("What could they be?"), _("Hide the aid"), _("What could they be?"))
         )
     out.append(
         '\n        <span class="team-score" title="%s">%s</span>\n      </h2>\n      '
-        % (words["Rounds won"], counted(language, "round won", "rounds won", side["score"]))
+        % (_("Rounds won"), rounds_won(language, side["score"]))
     )
     if side["fish"]:
         out.append('\n        <ol class="fish-list">\n          ')
         for fish in side["fish"]:
-            out.append(_fish(fish, aid_url, words, language))
+            out.append(_fish(fish, aid_url, _, language))
         out.append("\n        </ol>\n      ")
     elif side["picked"]:
-        out.append('\n        <p class="team-note">✔ %s</p>\n      ' % words["Team picked."])
+        out.append('\n        <p class="team-note">✔ %s</p>\n      ' % _("Team picked."))
     else:
-        out.append('\n        <p class="team-note">%s</p>\n      ' % words["No team on the board yet."])
+        out.append('\n        <p class="team-note">%s</p>\n      ' % _("No team on the board yet."))
     out.append("\n    </div>\n  ")
     return "".join(out)
 
 
-def _fish(fish, aid_url, words, language):
+def _fish(fish, aid_url, _, language):
     species = fish["species"]
     if species:
         name, mimic_of, passive, active = species_texts(language, species, fish["copies"])
@@ -156,7 +166,7 @@ def _fish(fish, aid_url, words, language):
             " fish--acted" if fish["acted"] else "",
             index,
             pos,
-            name if name else words["Hidden fish"],
+            name if name else _("Hidden fish"),
         ),
         '              <span class="fish-picture">\n                ',
     ]
@@ -175,10 +185,10 @@ def _fish(fish, aid_url, words, language):
             copying = gettext("copying %(copy)s") % {"copy": mimic_of}
             out.append(f' <span class="fish-mimic">{copying}</span>')
     else:
-        out.append('<span class="fish-hidden">%s</span>' % words["Hidden fish"])
+        out.append('<span class="fish-hidden">%s</span>' % _("Hidden fish"))
     out.append("\n                  \n                  ")
     if marks:
-        out.append('<span class="fish-marks" title="%s">' % words["The last move"])
+        out.append('<span class="fish-marks" title="%s">' % _("The last move"))
         for order, mark in enumerate(marks):
             out.append(
                 f'<span class="mark mark--{esc(mark["kind"])}" style="--order: {number(order)}">{esc(mark["text"])}</span>'
@@ -186,25 +196,25 @@ def _fish(fish, aid_url, words, language):
         out.append("</span>")
     out.append("\n                </p>\n                ")
     if not fish["alive"]:
-        out.append('<p class="fish-tag">✝ %s</p>' % words["defeated"])
+        out.append('<p class="fish-tag">✝ %s</p>' % _("defeated"))
     out.append(
-        f'\n                <div class="hp hp--{level}" role="meter" aria-label="{words["HP"]}" aria-valuemin="0" '
-        f'aria-valuemax="400" aria-valuenow="{hp}">\n'
-        f'                  <div class="hp-bar" style="width: {number(fish["hp_percent"])}%"></div>\n'
-        f'                  <span class="hp-text">{hp}/400</span>\n'
-        '                </div>\n                <p class="fish-stats">'
+        '\n                <div class="hp hp--%s" role="meter" aria-label="%s" aria-valuemin="0" aria-valuemax="400" '
+        'aria-valuenow="%s">\n'
+        '                  <div class="hp-bar" style="width: %s%%"></div>\n'
+        '                  <span class="hp-text">%s/400</span>\n'
+        '                </div>\n                <p class="fish-stats">' % (level, _("HP"), hp, number(fish["hp_percent"]), hp)
     )
     if fish["atk"] is not None:
-        out.append(f'{words["ATK"]} {number(fish["atk"])}')
+        out.append("%s %s" % (_("ATK"), number(fish["atk"])))
     if fish["own"] and fish["shields"]:
-        out.append(" · " + counted(language, "shield", "shields", fish["shields"]))
+        out.append(" · " + shields(language, fish["shields"]))
     for effect in fish["effects"]:
         if effect == "reduce":
-            text = words["next hit −70%"]
+            text = _("next hit −70%%")
         elif effect == "share":
-            text = words["next hit shared"]
+            text = _("next hit shared")
         else:
-            text = words["heal after next hit"]
+            text = _("heal after next hit")
         out.append(f' · <span class="fish-effect">{text}</span>')
     out.append("</p>\n                ")
     if aid_url and fish["alive"] and not fish["revealed"]:
@@ -213,10 +223,10 @@ def _fish(fish, aid_url, words, language):
     if passive:
         out.append(
             '\n                  <details class="fish-skills">\n'
-            f'                    <summary>{words["Skills"]}</summary>\n'
-            f'                    <p><strong>{words["Passive:"]}</strong> {passive}</p>\n'
-            f'                    <p><strong>{words["Active:"]}</strong> {active}</p>\n'
-            "                  </details>\n                "
+            "                    <summary>%s</summary>\n"
+            "                    <p><strong>%s</strong> %s</p>\n"
+            "                    <p><strong>%s</strong> %s</p>\n"
+            "                  </details>\n                " % (_("Skills"), _("Passive:"), passive, _("Active:"), active)
         )
     out.append("\n              </div>\n            </li>\n          ")
     return "".join(out)
@@ -234,34 +244,34 @@ def controls(ctx):
     """aquawar/_controls.html as it was (with aquawar/_board_play.html): ``ctx["controls"]`` from
     ``presenter.controls``."""
     language = get_language()
-    words = texts(language)
+    _ = texts(language)
     c = ctx["controls"]
     out = [
         '<section id="match-controls" class="match-controls" aria-label="%s"%s>\n\n'
-        % (words["Your move"], ' hx-swap-oob="true"' if ctx.get("oob") else "")
+        % (_("Your move"), ' hx-swap-oob="true"' if ctx.get("oob") else "")
     ]
     if c.get("clock"):
-        out.append('<p class="controls-clock">%s %s</p>' % (words["Your time for this decision:"], clock(c["clock"], words)))
+        out.append('<p class="controls-clock">%s %s</p>' % (_("Your time for this decision:"), clock(c["clock"], _)))
     out.append("\n")
     mode = c["mode"]
     if mode == "pick":
-        out.append(_pick(c, csrf_input(ctx), words, language))
+        out.append(_pick(c, csrf_input(ctx), _, language))
     elif mode == "assert":
-        out.append(_assert(c, csrf_input(ctx), words, language))
+        out.append(_assert(c, csrf_input(ctx), _, language))
     elif mode == "act":
-        out.append(_act(c, csrf_input(ctx), words))
+        out.append(_act(c, csrf_input(ctx), _))
     elif mode in NOTES:
-        out.append('\n  <p class="controls-note">%s</p>\n' % words[NOTES[mode]])
+        out.append('\n  <p class="controls-note">%s</p>\n' % _(NOTES[mode]))
     out.append("\n\n</section>\n")
     return mark_safe("".join(out))
 
 
 NOTES = {
-    "waiting_pick": "Your team is locked in. Waiting for your opponent's pick.",
-    "wait": "Your opponent is thinking.",
-    "watching": "You are watching. Hidden fish stay hidden until the match is over.",
-    "finished": "The match is over: every fish is shown.",
-    "open": "The match starts when a second player joins.",
+    "waiting_pick": gettext_noop("Your team is locked in. Waiting for your opponent's pick."),
+    "wait": gettext_noop("Your opponent is thinking."),
+    "watching": gettext_noop("You are watching. Hidden fish stay hidden until the match is over."),
+    "finished": gettext_noop("The match is over: every fish is shown."),
+    "open": gettext_noop("The match starts when a second player joins."),
 }
 
 
@@ -272,24 +282,25 @@ def _hidden(csrf, form, client_id, version, indent):
     )
 
 
-def _pick(c, csrf, words, language):
+def _pick(c, csrf, _, language):
     legend = gettext(
         "Choose %(n)s fish. The order you choose them in is their position, #1 to #4: it matters."
     ) % {"n": number(c["count"])}
     out = [
         '\n  \n  \n  <form ws-send method="post" action="%s" class="move-form pick-form" data-count="%s" data-text-up="%s" '
         'data-text-down="%s" data-text-remove="%s" data-text-empty="%s"\n'
-        % (esc(c["post_url"]), number(c["count"]), words["Move up"], words["Move down"], words["Remove"], words["empty"]),
+        % (esc(c["post_url"]), number(c["count"]), _("Move up"), _("Move down"), _("Remove"), _("empty")),
         '    data-text-more-one="%s" data-text-more="%s"\n    data-text-mimic="%s">\n'
         % (
-            words["Choose 1 more fish to lock in your team."],
-            words["Choose {n} more fish to lock in your team."],
-            words["Choose the species to copy, just below, to lock in your team."],
+            _("Choose 1 more fish to lock in your team."),
+            _("Choose {n} more fish to lock in your team."),
+            _("Choose the species to copy, just below, to lock in your team."),
         ),
         _hidden(csrf, "pick", esc(c["client_id"]), number(c["version"]), "    "),
         f'    <fieldset class="pick-roster" data-catalogue>\n      <legend>{legend}</legend>\n'
         '      <ul class="pick-options">\n        ',
     ]
+    passive_word, active_word = _("Passive:"), _("Active:")
     for option in c["options"]:
         image = option["image"]
         picture = f'<img src="{esc(image)}" alt="" width="48" height="48">' if image else ""
@@ -301,22 +312,24 @@ def _pick(c, csrf, words, language):
             f"              <strong>{name}</strong></label>\n"
             "            \n"
             '            <div class="pick-card__skills">\n'
-            f'              <p><strong>{words["Passive:"]}</strong> {passive}</p><p><strong>{words["Active:"]}</strong> {active}</p></div>\n'
+            f'              <p><strong>{passive_word}</strong> {passive}</p><p><strong>{active_word}</strong> {active}</p></div>\n'
             "          </li>\n        "
         )
-    slot = '<li class="pick-slot pick-slot--empty"><span class="fish-pos">#%s</span> ' + words["empty"] + "</li>"
+    slots = "".join(
+        '<li class="pick-slot pick-slot--empty"><span class="fish-pos">#%s</span> %s</li>' % (n, _("empty")) for n in "1234"
+    )
     out.append(
         "\n      </ul>\n    </fieldset>\n"
         '    <div class="pick-side">\n'
         '    <div class="pick-team" hidden>\n'
-        f'      <h3 class="pick-team__title">{words["Your team, in order"]}</h3>\n'
+        '      <h3 class="pick-team__title">%s</h3>\n'
         '      <ol class="pick-slots" aria-live="polite">%s</ol>\n'
-        "    </div>\n    " % "".join(slot % n for n in "1234")
+        "    </div>\n    " % (_("Your team, in order"), slots)
     )
     if c["mimic_targets"]:
         out.append(
-            f'\n      <label class="mimic-choice" data-catalogue>{words["The Mimic Fish copies:"]}\n'
-            '        <select name="mimic">\n'
+            '\n      <label class="mimic-choice" data-catalogue>%s\n' % _("The Mimic Fish copies:")
+            + '        <select name="mimic">\n'
             '          <option value="">—</option>\n          '
         )
         for option in c["mimic_targets"]:
@@ -324,26 +337,27 @@ def _pick(c, csrf, words, language):
         out.append("\n        </select>\n      </label>\n    ")
     out.append(
         '\n    <p class="pick-submit">\n'
-        f'      <button type="submit" class="button" aria-describedby="pick-missing">{words["Lock in my team"]}</button>\n'
-        '      <span class="pick-missing" id="pick-missing" aria-live="polite"></span>\n'
+        '      <button type="submit" class="button" aria-describedby="pick-missing">%s</button>\n' % _("Lock in my team")
+        + '      <span class="pick-missing" id="pick-missing" aria-live="polite"></span>\n'
         "    </p>\n    </div>\n  </form>\n"
     )
     return "".join(out)
 
 
-def _board_play(step, species, words, language):
+def _board_play(step, species, _, language):
     """aquawar/_board_play.html: ``species`` is the assertion's choices (None: no assertion to make)."""
-    attributes = "\n".join(f'  data-text-{key}="{words[text]}"' for key, text in BOARD_PLAY_TEXTS)
+    attributes = "\n".join(f'  data-text-{key}="{_(text)}"' for key, text in BOARD_PLAY_TEXTS)
     out = [
         f'\n<div class="board-play" data-board-play="{step}" hidden\n{attributes}>\n'
         '  <p class="controls-title board-play__prompt" id="board-play-prompt" aria-live="polite"></p>\n  '
     ]
     if species is not None:
+        still_possible, assert_word, cancel = _("still possible, by the deduction aid"), _("Assert"), _("Cancel")
         out.append(
-            f'\n    <p class="controls-hint">{words[ASSERT_HINT]}</p>\n'
+            f'\n    <p class="controls-hint">{_(ASSERT_HINT)}</p>\n'
             '    <div class="assert-pick" hidden>\n'
             '      <p class="assert-pick__title"></p>\n'
-            f'      <p class="assert-pick__legend"><span class="assert-pick__chip">★</span> {words["still possible, by the deduction aid"]}</p>\n'
+            f'      <p class="assert-pick__legend"><span class="assert-pick__chip">★</span> {still_possible}</p>\n'
             '      <ul class="assert-grid" data-catalogue>\n        '
         )
         for s in species:
@@ -356,48 +370,53 @@ def _board_play(step, species, words, language):
         out.append(
             "\n      </ul>\n"
             '      <p class="assert-pick__actions">\n'
-            f'        <button type="button" class="button assert-confirm" disabled>{words["Assert"]} <kbd class="key-hint" aria-hidden="true">Enter</kbd></button>\n'
-            f'        <button type="button" class="button button--quiet board-play__cancel">{words["Cancel"]} <kbd class="key-hint" aria-hidden="true">Esc</kbd></button>\n'
+            f'        <button type="button" class="button assert-confirm" disabled>{assert_word} <kbd class="key-hint" aria-hidden="true">Enter</kbd></button>\n'
+            f'        <button type="button" class="button button--quiet board-play__cancel">{cancel} <kbd class="key-hint" aria-hidden="true">Esc</kbd></button>\n'
             "      </p>\n    </div>\n"
             '    <template class="assert-title" data-text="%s"></template>\n  ' % (gettext("Enemy fish #{pos} is a…") % {})
         )
     keys = (
-        "Keys: a number picks an enemy fish, Enter confirms, Esc cancels, S skips."
+        _("Keys: a number picks an enemy fish, Enter confirms, Esc cancels, S skips.")
         if step == "assert"
-        else "Keys: a number picks a fish or a target, A attack, K skill, Enter confirms, Esc cancels."
+        else _("Keys: a number picks a fish or a target, A attack, K skill, Enter confirms, Esc cancels.")
     )
+    show = _("Show the moves as a list")
     out.append(
-        f'\n  <p class="controls-hint board-play__keys">{words[keys]}</p>\n'
-        f'  <p class="board-play__list"><button type="button" class="link-button board-play__toggle">{words["Show the moves as a list"]}</button></p>\n'
+        f'\n  <p class="controls-hint board-play__keys">{keys}</p>\n'
+        f'  <p class="board-play__list"><button type="button" class="link-button board-play__toggle">{show}</button></p>\n'
         "</div>\n"
     )
     return "".join(out)
 
 
-ASSERT_HINT = "Right: every enemy fish loses 50 HP and the fish is revealed. Wrong: every fish of yours loses 50 HP."
+ASSERT_HINT = gettext_noop(
+    "Right: every enemy fish loses 50 HP and the fish is revealed. Wrong: every fish of yours loses 50 HP."
+)
 BOARD_PLAY_TEXTS = (
-    ("actor", "Your move: click one of your fish (or press its number)."),
-    ("enemy", "Now click the enemy to hit (or press its number)."),
-    ("ally", "Click the teammate for the skill (or press its number)."),
-    ("ally-step", "Skill, step 1 of 2: click the teammate it helps."),
-    ("enemy-step", "Skill, step 2 of 2: click the enemy it strikes."),
-    ("no-target", "This skill needs no target: confirm it."),
-    ("confirm-target", "Press Enter (or click it again) to confirm."),
-    ("attack", "Attack"),
-    ("skill", "Skill"),
-    ("use", "Use the skill"),
-    ("cancel", "Cancel"),
-    ("assert", "Your assertion: click a hidden enemy fish to name it, or skip."),
-    ("no-hidden", "Every enemy fish is known: nothing to name, skip the assertion."),
-    ("list-show", "Show the moves as a list"),
-    ("list-hide", "Hide the list"),
+    ("actor", gettext_noop("Your move: click one of your fish (or press its number).")),
+    ("enemy", gettext_noop("Now click the enemy to hit (or press its number).")),
+    ("ally", gettext_noop("Click the teammate for the skill (or press its number).")),
+    ("ally-step", gettext_noop("Skill, step 1 of 2: click the teammate it helps.")),
+    ("enemy-step", gettext_noop("Skill, step 2 of 2: click the enemy it strikes.")),
+    ("no-target", gettext_noop("This skill needs no target: confirm it.")),
+    ("confirm-target", gettext_noop("Press Enter (or click it again) to confirm.")),
+    ("attack", gettext_noop("Attack")),
+    ("skill", gettext_noop("Skill")),
+    ("use", gettext_noop("Use the skill")),
+    ("cancel", gettext_noop("Cancel")),
+    ("assert", gettext_noop("Your assertion: click a hidden enemy fish to name it, or skip.")),
+    ("no-hidden", gettext_noop("Every enemy fish is known: nothing to name, skip the assertion.")),
+    ("list-show", gettext_noop("Show the moves as a list")),
+    ("list-hide", gettext_noop("Hide the list")),
 )
 
 
-def _assert(c, csrf, words, language):
+def _assert(c, csrf, _, language):
     url, client_id, version = esc(c["post_url"]), esc(c["client_id"]), number(c["version"])
-    out = ["\n  ", _board_play("assert", c["species"] if c["targets"] else None, words, language), "\n  "]
+    out = ["\n  ", _board_play("assert", c["species"] if c["targets"] else None, _, language), "\n  "]
     if c["targets"]:
+        title, enemy_fish, is_a = _("Assertion: name a hidden enemy fish, or skip."), _("Enemy fish"), _("is a")
+        assert_word = _("Assert")
         targets = "".join(f'<option value="{number(t["pos"])}">{esc(t["label"])}</option>' for t in c["targets"])
         species = "".join(
             f'<option value="{esc(s["id"])}">{species_texts(language, s["id"], None)[0]}</option>' for s in c["species"]
@@ -406,21 +425,22 @@ def _assert(c, csrf, words, language):
             '<div class="move-list" data-move-list>\n'
             f'  <form ws-send method="post" action="{url}" class="move-form assert-form">\n'
             + _hidden(csrf, "assert", client_id, version, "    ")
-            + f'    <p class="controls-title">{words["Assertion: name a hidden enemy fish, or skip."]}</p>\n'
-            f'    <p class="controls-hint">{words[ASSERT_HINT]}</p>\n'
-            f'    <label>{words["Enemy fish"]}\n'
+            + f'    <p class="controls-title">{title}</p>\n'
+            f'    <p class="controls-hint">{_(ASSERT_HINT)}</p>\n'
+            f'    <label>{enemy_fish}\n'
             f'      <select name="target">{targets}</select>\n'
             "    </label>\n"
-            f'    <label data-catalogue>{words["is a"]}\n'
+            f'    <label data-catalogue>{is_a}\n'
             f'      <select name="fish">{species}</select>\n'
             "    </label>\n"
-            f'    <button type="submit" class="button">{words["Assert"]}</button>\n'
+            f'    <button type="submit" class="button">{assert_word}</button>\n'
             "  </form>\n  </div>"
         )
+    skip = _("Skip the assertion")
     out.append(
         f'\n  <form ws-send method="post" action="{url}" class="move-form skip-form">\n'
         + _hidden(csrf, "skip", f"{client_id}-skip", version, "    ")
-        + f'    <button type="submit" class="button button--quiet">{words["Skip the assertion"]} <kbd class="key-hint" aria-hidden="true">S</kbd></button>\n'
+        + f'    <button type="submit" class="button button--quiet">{skip} <kbd class="key-hint" aria-hidden="true">S</kbd></button>\n'
         "  </form>\n"
     )
     return "".join(out)
@@ -434,13 +454,14 @@ def _moves(moves):
     )
 
 
-def _act(c, csrf, words):
+def _act(c, csrf, _):
     url, client_id, version = esc(c["post_url"]), esc(c["client_id"]), number(c["version"])
+    grid_caption, go = _("Skill: choose a teammate (row) and an enemy (column)"), _("Go")
     out = [
         "\n  ",
-        _board_play("act", None, words, None),
-        '\n  <div class="move-list" data-move-list>\n'
-        f'  <p class="controls-title">{words["Action: choose a fish and what it does."]}</p>\n  ',
+        _board_play("act", None, _, None),
+        '\n  <div class="move-list" data-move-list>\n  <p class="controls-title">%s</p>\n  '
+        % _("Action: choose a fish and what it does."),
     ]
     for actor in c["actors"]:
         picture = f'<img src="{esc(actor["image"])}" alt="" width="32" height="32"> ' if actor["image"] else ""
@@ -459,7 +480,7 @@ def _act(c, csrf, words):
             heads = "".join(f'<th scope="col">{esc(enemy)}</th>' for enemy in grid["enemies"])
             out.append(
                 '\n            <table class="moves-group moves-group--skill skill-grid">\n'
-                f'              <caption>{words["Skill: choose a teammate (row) and an enemy (column)"]}</caption>\n'
+                f'              <caption>{grid_caption}</caption>\n'
                 f"              <tr><td></td>{heads}</tr>\n              "
             )
             for row in grid["rows"]:
@@ -479,7 +500,7 @@ def _act(c, csrf, words):
             out.append('<div class="moves-group moves-group--skill">%s</div>' % _moves(actor["skills"]))
         out.append(
             "\n        </div>\n"
-            f'        <button type="submit" class="button">{words["Go"]}</button>\n'
+            f'        <button type="submit" class="button">{go}</button>\n'
             "      </fieldset>\n    </form>\n  "
         )
     out.append("\n  </div>\n")

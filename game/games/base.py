@@ -364,11 +364,24 @@ class EngineGame(Game):
         )
 
 
+class Drawn:
+    """A part of the match page drawn by a function of the template context (a dict) rather than by
+    a template, where a template's loops cost too much for a part redrawn on every change. It goes
+    where a template name would in ``Presentation.templates``: ``{% include %}`` takes it as it takes
+    a template (it has ``render(context)``), and the browser socket calls ``draw`` with its dict."""
+
+    def __init__(self, draw):
+        self.draw = draw
+
+    def render(self, context):
+        return self.draw(context.flatten())
+
+
 class Presentation:
     """How the site draws a game. The match page, the browser socket's fragments, the history and
     the replays call these; everything they get was projected for the viewer first."""
 
-    #: Templates of the game's parts of the match page, each a fragment with a fixed id that the
+    #: Templates (or ``Drawn`` parts) of the game's parts of the match page, each a fragment with a fixed id that the
     #: browser socket swaps out of band: "status" (``#match-status``: extends "game/_status.html"
     #: and fills its blocks), "board" (``#match-board``), "controls" (``#match-controls``, whose
     #: forms send ``form`` frames with ``ws-send``); and of the history pages: "summary" (the

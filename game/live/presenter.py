@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from .. import fairness, time_controls
-from ..games.base import Step
+from ..games.base import Drawn, Step
 from . import frames
 
 REFUSALS = {
@@ -196,10 +196,12 @@ def called_off(match):
 
 
 def render_parts(ctx, parts=PARTS, oob=True):
-    return "".join(
-        render_to_string(ctx.get("parts", {}).get(part, f"game/_{part}.html"), {**ctx, "oob": oob})
-        for part in parts
-    )
+    out = []
+    for part in parts:
+        template = ctx.get("parts", {}).get(part, f"game/_{part}.html")
+        context = {**ctx, "oob": oob}
+        out.append(template.draw(context) if isinstance(template, Drawn) else render_to_string(template, context))
+    return "".join(out)
 
 
 def render_log(entries, *, append):

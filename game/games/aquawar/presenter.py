@@ -61,6 +61,7 @@ def fish_card(fish, pos, side, seat, marks):
         "shields": fish["shields"],
         "effects": fish["effects"] or [],
         "mimic_of": species_name(fish["mimic_of"]) if fish["mimic_of"] else None,
+        "copies": fish["mimic_of"],
         "own": side == seat,
         "marks": marks.get((side, pos), [])[:MAX_MARKS],
     }

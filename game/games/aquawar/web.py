@@ -3,8 +3,8 @@ status, the log, the summary with its HP charts, the replay viewer's data, the d
 what an official replay of the 2021 contest is labelled."""
 from django.utils.translation import gettext_lazy as _
 
-from ..base import Presentation
-from . import history, presenter, source
+from ..base import Drawn, Presentation
+from . import history, markup, presenter, source
 from .aid import deduction_aid
 from .engine import SPECIES, view
 from .forms import form_command
@@ -17,8 +17,9 @@ from .texts import skill_text
 class AquawarWeb(Presentation):
     templates = {
         "status": "aquawar/_status.html",
-        "board": "aquawar/_board.html",
-        "controls": "aquawar/_controls.html",
+        # Redrawn for every socket on every change: drawn in Python (markup.py), not by templates.
+        "board": Drawn(markup.board),
+        "controls": Drawn(markup.controls),
         "summary": "aquawar/_summary.html",
         "replay": "aquawar/_replay.html",
         "source": "aquawar/_source.html",

@@ -52,6 +52,7 @@ PROJECTIONS = 2048
 PARTS = 1024
 PRESENCE = 2048
 PRESENCE_TTL = 30.0
+ESTIMATES = 1024
 
 
 class LRU:
@@ -95,11 +96,27 @@ events = LRU(EVENTS)
 projections = LRU(PROJECTIONS)
 parts = LRU(PARTS)
 counts = LRU(PRESENCE)
+estimates = LRU(ESTIMATES)
 
 
 def clear():
-    for table in (rows, events, projections, parts, counts):
+    for table in (rows, events, projections, parts, counts, estimates):
         table.clear()
+
+
+def heard_estimate(match_id, seed, version, chance):
+    """A spectator's socket of this process was given ``chance``, the estimate of ``version`` of the
+    live match, after its ring (``MatchConsumer.win_chance_ready``)."""
+    if chance is not None:
+        estimates.put((match_id, seed, version), chance)
+
+
+def estimate(match):
+    """The estimate of the match's current version if this process has heard it rung, else None.
+    For a spectator's ``state`` frame after a doorbell, instead of a cache read on the database
+    thread: an estimate not heard of yet has a ring still to come, which sends it in a frame of its
+    own (a ``win_chance`` frame), so a spectator misses it only if that ring is lost."""
+    return estimates.get((match.pk, match.seed, match.version))
 
 
 def match_after(match_id, ring=None):

@@ -41,8 +41,9 @@ from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connections
 
-from .. import games, plainsql, services
-from ..models import Match, MatchEvent
+from .. import games, plainsql
+from ..models import PROGRAM_MARKS, Match, MatchEvent
+from ..programs.models import BotSeat
 from . import frames, presence as presence_rows
 
 # An entry is needed only until this process's sockets on the match have used it, i.e. for
@@ -137,21 +138,53 @@ def match_after(match_id, ring=None):
     return match
 
 
-# The events' read, as plain SQL: compiling it with the ORM took three to five times as long as
-# running it (docs/performance.md, "Load"); the SQL is written once per process. The match's own
-# read is ``plainsql.seen_match``.
+# The two reads every change costs, as plain SQL: compiling them with the ORM took three to five
+# times as long as running them (docs/performance.md, "Load"); the SQL is written once per process.
 _sql = {}
 
 
-def _events_sql(connection):
+def _statements(connection):
     key = connection.vendor
     if key not in _sql:
         quote = connection.ops.quote_name
-        _sql[key] = (
+        user = get_user_model()._meta
+        users, user_id, name = quote(user.db_table), quote(user.pk.column), quote(user.get_field("username").column)
+        columns = plainsql.columns(Match, quote, "m")
+        column = {field: quote(Match._meta.get_field(field).column) for field in ("id", "host", "guest")}
+        programs = ", ".join(
+            "(%s)" % " OR ".join(_marked(quote, user, accessor, f"m.{column[seat]}") for accessor in PROGRAM_MARKS)
+            for seat in ("host", "guest")
+        )
+        bots, bot = BotSeat._meta, {field: quote(BotSeat._meta.get_field(field).column) for field in ("match", "seat", "level")}
+        levels = ", ".join(
+            f"(SELECT b.{bot['level']} FROM {quote(bots.db_table)} b WHERE b.{bot['match']} = m.{column['id']}"
+            f" AND b.{bot['seat']} = {seat})"
+            for seat in (0, 1)
+        )
+        event = {field: quote(MatchEvent._meta.get_field(field).column) for field in ("match", "version", "events")}
+        latest = (
+            f"(SELECT e.{event['events']} FROM {quote(MatchEvent._meta.db_table)} e"
+            f" WHERE e.{event['match']} = m.{column['id']} AND e.{event['version']} = m.{quote(Match._meta.get_field('version').column)})"
+        )
+        match_sql = (
+            f"SELECT {columns}, h.{name}, g.{name}, {programs}, {levels}, {latest} FROM {quote(Match._meta.db_table)} m"
+            f" LEFT JOIN {users} h ON h.{user_id} = m.{column['host']}"
+            f" LEFT JOIN {users} g ON g.{user_id} = m.{column['guest']}"
+            f" WHERE m.{column['id']} = %s"
+        )
+        events_sql = (
             f"SELECT {quote('version')}, {quote('events')} FROM {quote(MatchEvent._meta.db_table)}"
             f" WHERE {quote('match_id')} = %s AND {quote('version')} >= %s AND {quote('version')} <= %s"
         )
+        _sql[key] = match_sql, events_sql
     return _sql[key]
+
+
+def _marked(quote, user, accessor, seat_column):
+    """SQL: the account in ``seat_column`` has a row behind its reverse one-to-one ``accessor``."""
+    relation = user.get_field(accessor)
+    table, column = quote(relation.related_model._meta.db_table), quote(relation.field.column)
+    return f"EXISTS (SELECT 1 FROM {table} WHERE {table}.{column} = {seat_column})"
 
 
 def read_match(match_id):
@@ -164,54 +197,33 @@ def read_match(match_id):
     match_id = plainsql.valid_match_id(connection, match_id)
     if match_id is None:
         return None
-    row = plainsql.seen_match(match_id)
+    match_sql, _events = _statements(connection)
+    with connection.cursor() as cursor:
+        cursor.execute(match_sql, [match_id])
+        row = cursor.fetchone()
     if row is None:
         return None
-    match, latest = seen(row, connection)
-    keep_events(match, latest)
-    return match
-
-
-def seen(row, connection):
-    """(the match, the events of its current version as stored, or None) from a row of
-    ``plainsql.seen_match`` (or an update's ``seen``); nothing is cached yet."""
-    fields = len(Match._meta.concrete_fields)
+    fields = Match._meta.concrete_fields
     match = plainsql.from_row(Match, row, connection)
     User = get_user_model()
-    names, programs, levels = row[fields : fields + 2], row[fields + 2 : fields + 4], row[fields + 4 : fields + 6]
-    latest = row[fields + 6]
+    names, programs, levels = row[len(fields) : len(fields) + 2], row[len(fields) + 2 : len(fields) + 4], row[len(fields) + 4 : len(fields) + 6]
+    latest = row[len(fields) + 6]
     if latest is not None:
-        latest = MatchEvent._meta.get_field("events").from_db_value(latest, None, connection)
+        field = MatchEvent._meta.get_field("events")
+        events.put((match.pk, match.seed, match.version), field.from_db_value(latest, None, connection))
     for seat, name in zip(("host", "guest"), names):
         user_id = getattr(match, f"{seat}_id")
         if user_id is not None:
             setattr(match, seat, User.from_db(DEFAULT_DB_ALIAS, [User._meta.pk.attname, "username"], (user_id, name)))
     frames.remember_programs(match, programs)
     frames.remember_machines(match, levels)
-    return match, latest
-
-
-def keep_events(match, latest):
-    if latest is not None:
-        events.put((match.pk, match.seed, match.version), latest)
-
-
-def written(sender, match_id, ring, row, **kwargs):
-    """``services.applied``: a command of this process committed ``row`` (``plainsql.update_match``'s
-    ``seen``) and rings ``ring`` next. The row is what a read after that ring would find for it, so
-    this process's sockets that hear the ring use it and read nothing; it serves that ring only."""
-    match, latest = seen(row, connections[DEFAULT_DB_ALIAS])
-    keep_events(match, latest)
-    rows.put((match_id, ring), match)
-
-
-services.applied.connect(written, dispatch_uid="fanout.written")
+    return match
 
 
 def read_events(match_id, first, last):
     """{version: the events as stored} for the versions first..last of the match."""
     connection = connections[DEFAULT_DB_ALIAS]
-    events_sql = _events_sql(connection)
+    _match, events_sql = _statements(connection)
     field = MatchEvent._meta.get_field("events")
     with connection.cursor() as cursor:
         cursor.execute(events_sql, [match_id, first, last])

@@ -79,15 +79,6 @@ async def watched_match(host, guest, spectators):
     return match, sockets
 
 
-@pytest.fixture
-def elsewhere():
-    """The commands are applied as by another process: this one keeps no row of its own commands
-    (``services.applied``), so its sockets read the match after the doorbell as that one's do."""
-    services.applied.disconnect(dispatch_uid="fanout.written")
-    yield
-    services.applied.connect(fanout.written, dispatch_uid="fanout.written")
-
-
 async def queries_for_one_pick(host, guest, spectators, queries, whole_batches):
     """The statements a pick costs, its own and every socket's, until every socket has its state."""
     fanout.clear()
@@ -134,7 +125,7 @@ async def test_a_doorbell_costs_the_process_one_call_on_the_database_thread(host
             await socket.disconnect()
 
 
-async def test_a_change_costs_the_same_queries_with_one_spectator_or_six(host, guest, queries, whole_batches, elsewhere):
+async def test_a_change_costs_the_same_queries_with_one_spectator_or_six(host, guest, queries, whole_batches):
     one = await queries_for_one_pick(host, guest, 1, queries, whole_batches)
     six = await queries_for_one_pick(host, guest, 6, queries, whole_batches)
     match = await database_sync_to_async(live_match)(host, guest)
@@ -145,75 +136,6 @@ async def test_a_change_costs_the_same_queries_with_one_spectator_or_six(host, g
     shared = len(six) - len(alone)
     assert shared == 1, six[len(alone):]
     assert not any("presence" in sql.lower() for sql in six[len(alone):])
-
-
-async def test_the_process_that_applied_a_command_reads_nothing_after_its_doorbell(host, guest, queries, whole_batches):
-    """The command's update returns the row as the command left it (``services.applied``): the
-    sockets of its process that hear its ring use it and make no statement at all."""
-    with_sockets = await queries_for_one_pick(host, guest, 2, queries, whole_batches)
-    match = await database_sync_to_async(live_match)(host, guest)
-    alone = await database_sync_to_async(command_only)(match.pk, host, queries)
-    assert len(with_sockets) == len(alone), with_sockets[len(alone):]
-
-
-def test_the_row_a_command_keeps_is_what_a_read_after_its_doorbell_finds(host, guest):
-    kept = []
-    written = fanout.written
-
-    def keeping(sender, match_id, ring, row, **kwargs):
-        written(sender, match_id, ring, row, **kwargs)
-        kept.append((match_id, ring))
-
-    services.applied.disconnect(dispatch_uid="fanout.written")
-    services.applied.connect(keeping, dispatch_uid="fanout.written")
-    try:
-        match = live_match(host, guest)
-        for seat, user, teams in ((0, host, HOST_TEAMS[1]), (1, guest, GUEST_TEAMS[1])):
-            services.apply_command(match.pk, user, f"c{seat}", 0, teams)
-        assert [fanout.rows.get(key).version for key in kept] == [1, 2]
-        same_row(frames.load_match(match.pk), fanout.rows.get(kept[-1]))
-        fanout.clear()
-        services.resign(match, guest, "r")
-        assert len(kept) == 3 and len({ring for _match, ring in kept}) == 3
-        row = fanout.rows.get(kept[-1])
-        assert (row.version, row.status, row.deadline_0, row.deadline_1) == (3, "finished", None, None)
-        # The events came with it: the last version's are the stored ones, with no read.
-        assert fanout.events.get((match.pk, match.seed, 3)) == MatchEvent.objects.get(match=match, version=3).events
-        same_row(frames.load_match(match.pk), row)
-    finally:
-        services.applied.disconnect(dispatch_uid="fanout.written")
-        services.applied.connect(written, dispatch_uid="fanout.written")
-
-
-def test_the_row_of_a_timed_command_holds_its_clocks_and_a_refused_or_rolled_back_one_keeps_none(host, guest, monkeypatch):
-    from django.db import connection
-
-    kept = []
-    monkeypatch.setattr(services.applied, "send", lambda sender, **kwargs: kept.append(kwargs))
-    match = live_match(host, guest)
-    Match.objects.filter(pk=match.pk).update(move_seconds=60)
-    services.apply_command(match.pk, host, "h", 0, HOST_TEAMS[1])
-    [applied] = kept
-    row, _events = fanout.seen(applied["row"], connection)
-    stored = frames.load_match(match.pk)
-    # The host has picked, the guest owes a pick: only the guest's clock runs, as stored.
-    assert (row.deadline_0, row.deadline_1) == (stored.deadline_0, stored.deadline_1)
-    assert row.deadline_0 is None and row.deadline_1 is not None
-    same_row(stored, row)
-    with pytest.raises(services.ServiceError):
-        services.apply_command(match.pk, host, "x", 1, {"pick": []})
-
-    def fail(sender, match, **kwargs):
-        raise RuntimeError("a receiver of the end failed")
-
-    services.match_ended.connect(fail, dispatch_uid="test-fail")
-    try:
-        with pytest.raises(RuntimeError):
-            services.resign(match, guest, "r")
-    finally:
-        services.match_ended.disconnect(dispatch_uid="test-fail")
-    assert len(kept) == 1
-    assert frames.load_match(match.pk).version == 1
 
 
 async def test_a_presence_change_is_counted_once_for_every_socket_of_a_process(host, guest, outsider, queries):
@@ -325,7 +247,7 @@ async def test_a_socket_that_missed_a_doorbell_catches_up_at_the_next(host, gues
     match, sockets = await watched_match(host, guest, 1)
     try:
         ring = groups.ring_doorbell
-        monkeypatch.setattr(groups, "ring_doorbell", lambda match_id, version, ring=None: None)
+        monkeypatch.setattr(groups, "ring_doorbell", lambda match_id, version: None)
         await database_sync_to_async(services.apply_command)(match.pk, host, "h", 0, HOST_TEAMS[1])
         for socket in sockets:
             assert await socket.nothing_more()

@@ -15,8 +15,7 @@ thread. Here the sockets of a process share their reads and projections instead:
   on nothing but the match's state, its status and the viewer's audience; the state only ever
   changes with the version or the status.
 - ``read_match`` and ``read_events``: the two reads a change costs, as plain SQL; compiling them
-  with the ORM cost three to five times as much CPU as running them. The process that applied a
-  command reads neither for its doorbell: its update returned the row (``written``).
+  with the ORM cost three to five times as much CPU as running them.
 - ``estimates``: the win chances this process's spectators were sent after their rings, for their
   ``state`` frames (``estimate``).
 - ``presence``: the presence counts, read again after every presence doorbell, and at least every

@@ -337,6 +337,7 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
         estimate of that version (read once per database-thread call), without reading the match."""
         key = frames.win_chance_key(self.match_pk, self.seed, version)
         chance = fanout.once(shared, ("win_chance", key), lambda: frames.cached_win_chance(key))
+        fanout.heard_estimate(self.match_pk, self.seed, version, chance)
         return self.win_chance_message(version, chance)
 
     def win_chance_frame(self, ring, shared):
@@ -345,7 +346,9 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
         match = fanout.match_for(shared, self.match_id, ring)
         if match is None:
             return None
-        return self.win_chance_message(match.version, frames.win_chance(match, match.seat_of(self.user)))
+        chance = frames.win_chance(match, match.seat_of(self.user))
+        fanout.heard_estimate(match.pk, match.seed, match.version, chance)
+        return self.win_chance_message(match.version, chance)
 
     def win_chance_message(self, version, chance):
         """The frame that gives this socket the estimate ``chance`` of ``version`` (None: no frame)."""
@@ -371,7 +374,10 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
                 {"type": "version", "version": version, "events": events}
                 for version, events in fanout.versions(match, seat, self.version)
             ]
-            state = frames.payload(match, seat, fanout.game_part(match, seat))
+            state = frames.payload(match, seat, fanout.game_part(match, seat), estimate=False)
+            if "win_chance" in state:
+                # A spectator's: as heard rung, with no cache read (``fanout.estimate``).
+                state["win_chance"] = fanout.estimate(match)
             return out + [{"type": "state", **state, **presence_fields(counts)}]
 
         if seat is None and shared is not None:

@@ -260,3 +260,48 @@ async def test_an_estimate_of_a_version_a_spectator_has_moved_past_is_not_sent(h
         assert queries == []
     finally:
         await spectator.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_spectator_s_state_frame_after_a_doorbell_carries_the_estimate_heard_rung_without_a_cache_read(
+    host, guest, monkeypatch
+):
+    """The estimate in a spectator's ``state`` frame after a doorbell is the one this process heard
+    rung (game/live/fanout.py, ``estimate``): no cache read on the database thread; one not heard
+    of yet comes in a frame of its own when its ring does."""
+    from game.live import groups
+
+    from .helpers import GUEST_TEAMS
+
+    reads = []
+    cached = frames.cached_win_chance
+    monkeypatch.setattr(frames, "cached_win_chance", lambda key: reads.append(key) or cached(key))
+    match = await database_sync_to_async(live_match)(host, guest)
+    spectator = await open_socket(match.pk, address="10.0.0.9")
+    try:
+        await spectator.hello()
+        await drained(spectator)
+        # Estimated before the doorbell is handled, its ring still to come.
+        cache.set(frames.win_chance_key(match.pk, match.seed, 1), 0.25)
+        reads.clear()
+        await database_sync_to_async(services.apply_command)(match.pk, host, "h", 0, HOST_TEAMS[1])
+        state = (await spectator.receive_until(lambda f: f["type"] == "state"))[-1]
+        assert (state["version"], state["win_chance"], reads) == (1, None, [])
+        await get_channel_layer().group_send(match_group(match.pk), {"type": "win_chance.ready", "version": 1, "ring": "one"})
+        assert (await spectator.receive_until(lambda f: f["type"] == "win_chance"))[-1]["host"] == 0.25
+        # The estimate's ring heard before the doorbell: the state frame carries it, read from nowhere.
+        held = []
+        monkeypatch.setattr(groups, "ring_doorbell", lambda match_id, version, ring=None: held.append((version, ring)))
+        await database_sync_to_async(services.apply_command)(match.pk, guest, "g", 0, GUEST_TEAMS[1])
+        cache.set(frames.win_chance_key(match.pk, match.seed, 2), 0.5)
+        await get_channel_layer().group_send(match_group(match.pk), {"type": "win_chance.ready", "version": 2, "ring": "two"})
+        assert (await spectator.receive_until(lambda f: f["type"] == "win_chance"))[-1] == {
+            "type": "win_chance", "version": 2, "host": 0.5
+        }
+        reads.clear()
+        [(version, ring)] = held
+        await get_channel_layer().group_send(match_group(match.pk), {"type": "match.changed", "version": version, "ring": ring})
+        state = (await spectator.receive_until(lambda f: f["type"] == "state"))[-1]
+        assert (state["version"], state["win_chance"], reads) == (2, 0.5, [])
+    finally:
+        await spectator.disconnect()

@@ -270,19 +270,23 @@ def pytest_terminal_summary(terminalreporter):
 
 def pytest_addoption(parser):
     parser.addoption(
-        "--setup-dependent-only",
-        action="store_true",
-        help="leave out the tests that run the same on either setup (tests/setup_free.py): CI's production "
-        "leg, once the embedded leg has run them all",
+        "--setup-tests",
+        choices=("all", "dependent", "free"),
+        default="all",
+        help="dependent: only the tests whose outcome may depend on the setup (the database, cache and "
+        "channel layer); free: only those that run the same on either (tests/setup_free.py). CI runs "
+        "the free ones once and the others on each setup",
     )
 
 
 def pytest_collection_modifyitems(config, items):
-    if not config.getoption("--setup-dependent-only"):
+    wanted = config.getoption("--setup-tests")
+    if wanted == "all":
         return
     from tests.setup_free import is_setup_free
 
-    free = [item for item in items if is_setup_free(item)]
-    if free:
-        config.hook.pytest_deselected(items=free)
-        items[:] = [item for item in items if not is_setup_free(item)]
+    keep_free = wanted == "free"
+    dropped = [item for item in items if is_setup_free(item) != keep_free]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = [item for item in items if is_setup_free(item) == keep_free]

@@ -119,9 +119,9 @@ async def test_a_program_that_does_not_answer_in_time_loses_once(host, guest, se
     settings.BOT_MOVE_SECONDS = 0.5
     bot, browser, match_id = await program_vs_person(host, guest)
     try:
-        # The person picks at once; the program never does and is not even connected any more.
-        await browser.send({"type": "command", "id": "p1", "version": 0, "command": PICK})
-        await browser.receive_type("ack")
+        # The program never picks and is not even connected any more. (The person does not pick
+        # either: on a loaded machine the program's half second could run out before that pick
+        # arrived, and the person's own clock is far longer.)
         await bot.disconnect()
         end = await told_why(browser, "timeout")
         assert end["winner"] == 1

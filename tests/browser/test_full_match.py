@@ -7,11 +7,9 @@ to its end and the rematch.
 """
 import random
 import re
-import threading
 import time
 
 import pytest
-from django.db import connection
 
 from game.models import Match
 
@@ -66,25 +64,9 @@ def next_mover(players, last_mover, version):
 
 def finish_through_the_services(match_id):
     """Random legal commands for both seats until the match ends, through the services as a bot
-    would send them; returns the final version. From a thread of its own: Django makes no database
-    calls in a thread where Playwright's event loop runs."""
-    outcome = []
-
-    def run():
-        try:
-            match = Match.objects.select_related("host", "guest").get(pk=match_id)
-            outcome.append(play(match, (match.host, match.guest), random.Random(2)).version)
-        except BaseException as error:  # re-raised in the test's own thread
-            outcome.append(error)
-        finally:
-            connection.close()
-
-    worker = threading.Thread(target=run)
-    worker.start()
-    worker.join()
-    if isinstance(outcome[0], BaseException):
-        raise outcome[0]
-    return outcome[0]
+    would send them; returns the final version."""
+    match = Match.objects.select_related("host", "guest").get(pk=match_id)
+    return play(match, (match.host, match.guest), random.Random(2)).version
 
 
 def test_it_plays_a_whole_match_in_three_browsers(browser, live_server_url, screenshot_dir, subtests):
@@ -157,7 +139,7 @@ def test_it_plays_a_whole_match_in_three_browsers(browser, live_server_url, scre
         if asserted and reloaded and went_offline and round_shot and marked and chose and shot:
             # Everything the board is clicked for has been seen: the rest of the match is played
             # through the services (clicking it took two minutes), and the pages follow it live.
-            version = finish_through_the_services(match_id)
+            version = ui.off_playwrights_thread(lambda: finish_through_the_services(match_id))
             break
         mover = next_mover(players, last_mover, version)
         if mover is None:

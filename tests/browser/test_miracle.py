@@ -1,12 +1,21 @@
 """A whole 神迹之战 match in real browsers, played by clicking the map: two people sign up, one creates
 the match, the other joins by its invite link, both choose decks, and the host marches on the
 guest's miracle (summoning, moving, attacking, using the artifact) while the guest ends its turns
-and a third person watches; the host's page reloads mid-turn; then the replay is stepped through.
+and a third person watches; the host's page reloads mid-turn. Once every kind of command has been
+clicked, the greedy level finishes the host's march through the services and the pages follow it
+to the end; then the replay is stepped through.
 The guest reads the site in Chinese on a phone; screenshots at 360 and 1280 px in both languages.
 """
 import json
+import random
 
 import pytest
+
+from game import services
+from game.games.miracle import engine
+from game.games.miracle.bots import make_bot
+from game.games.miracle.game import GAME
+from game.models import Match
 
 from . import ui
 
@@ -133,6 +142,25 @@ def host_step(page, used):
     return "end_turn"
 
 
+def march_through_the_services(match_id):
+    """The host's march on, played by the greedy level through the services while the guest only
+    ends its turns, until the guest's miracle falls; returns the final version."""
+    match = Match.objects.select_related("host", "guest").get(pk=match_id)
+    users, bot, rng = (match.host, match.guest), make_bot("greedy"), random.Random(1)
+    for _ in range(MAX_STEPS):
+        current = Match.objects.get(pk=match_id)
+        if current.status != Match.Status.LIVE:
+            return current.version
+        state = GAME.load(current.state)
+        seat = engine.to_move(state)[0]
+        if seat == 0:
+            command = bot.choose(engine.view(state, seat), [], engine.legal_commands(state, seat), seat, rng)
+        else:
+            command = {"end_turn": {}}
+        services.apply_command(match_id, users[seat], f"march{current.version}", current.version, command)
+    raise AssertionError("the greedy march did not end the match")
+
+
 def test_a_whole_miracle_match_by_clicking(browser, live_server_url, screenshot_dir, subtests):
     host = ui.new_page(browser, live_server_url, width=1280, height=800)
     guest = ui.new_page(browser, live_server_url, width=360, height=780, locale="zh-CN")
@@ -164,6 +192,11 @@ def test_a_whole_miracle_match_by_clicking(browser, live_server_url, screenshot_
     version, used = 2, set()
     reloaded = lit = shot = False
     for _ in range(MAX_STEPS):
+        if {"summon-card", "summon", "move", "attack", "artifact"} <= used and reloaded and lit and shot:
+            # Every kind of command has been clicked: the march ends through the services, the
+            # three pages following it live.
+            version = ui.off_playwrights_thread(lambda: march_through_the_services(match_id))
+            break
         for page in (host, guest):
             ui.wait_version(page, version)
         if host.get_attribute("#match-status", "data-status") == "finished":

@@ -2,6 +2,7 @@
 import json
 import os
 import shutil
+import threading
 import uuid
 
 import pytest
@@ -14,6 +15,30 @@ TIMEOUT_MS = 15_000
 # The pitches static/game/attention.js plays (it writes them on the page, for these tests).
 SOUND_TURN = "660 880"
 SOUNDS_END = ("523 659 784 1047", "784 659 523")
+
+
+def off_playwrights_thread(work):
+    """``work()``'s result (or its exception), run in a thread of its own: Django refuses database
+    calls in the thread where Playwright's event loop runs. The thread's connection is closed after."""
+    from django.db import connection
+
+    outcome = []
+
+    def run():
+        try:
+            outcome.append((True, work()))
+        except BaseException as error:  # re-raised in the test's own thread
+            outcome.append((False, error))
+        finally:
+            connection.close()
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join()
+    succeeded, value = outcome[0]
+    if not succeeded:
+        raise value
+    return value
 
 
 def skip_without_a_browser():

@@ -28,7 +28,7 @@ from .. import fairness, games, rematch, services
 from ..access import may_watch
 from ..models import Match
 from ..services import ServiceError
-from .groups import match_group
+from .groups import match_group, watchers_group
 from . import connects, fanout, frames, presence, presenter, recheck, sessions
 from .chatting import ChatSocket
 from .presence_socket import PresenceSocket
@@ -92,6 +92,8 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
         # The seat this socket's presence row is registered under (None: a spectator); see register().
         self.present = False
         self.seat = None
+        # The groups joined besides the match's doorbell group (recheck re-joins them with it).
+        self.also_joined = ()
         self.heartbeat_task = None
         self.rate = FrameRate(*settings.MATCH_SOCKET_RATE)
         # A hello costs the whole match (a page render for a browser socket) and a socket that
@@ -124,6 +126,10 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
             self.game = None  # closing: receive() takes nothing more
             return
         await self.channel_layer.group_add(match_group(self.match_id), self.channel_name)
+        if match.seat_of(self.user) is None:
+            # A spectator's, or a player-to-be's of an open match (whose socket then ignores them).
+            self.also_joined = (watchers_group(self.match_id),)
+            await self.channel_layer.group_add(self.also_joined[0], self.channel_name)
         await self.join_sessions()
         self.joined = True
         recheck.watch(self)
@@ -143,7 +149,7 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
         recheck.forget(self)
         if self.heartbeat_task:
             self.heartbeat_task.cancel()
-        await recheck.leave_group(self.channel_layer, match_group(self.match_id), self.channel_name)
+        await self.leave_groups()
         await self.leave_sessions()
         await self.ring_presence(await database_sync_to_async(self.depart)())
 
@@ -225,8 +231,12 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
         # socket (its viewer may no longer see what the login let it) before it is gone.
         self.game = None
         recheck.forget(self)
-        await recheck.leave_group(self.channel_layer, match_group(self.match_id), self.channel_name)
+        await self.leave_groups()
         await super().login_ended()
+
+    async def leave_groups(self):
+        for group in (match_group(self.match_id), *self.also_joined):
+            await recheck.leave_group(self.channel_layer, group, self.channel_name)
 
     async def call(self, client_id, service, *args):
         """``service(*args)`` off the event loop: its result, or None once its refusal is sent."""

@@ -18,6 +18,13 @@ def match_group(match_id):
     return f"match-{match_id}"
 
 
+def watchers_group(match_id):
+    """The match's sockets that hold no seat in it when they connect (spectators): the news meant for
+    them alone, a fresh win-chance estimate, goes there, so the players' sockets are not each handed
+    a message they could only throw away."""
+    return f"match-{match_id}-watching"
+
+
 def ring_doorbell(match_id, version):
     """Tell every socket on the match that it may be behind. Carries no state and no events; ``ring``
     names this ring, so the sockets of one process can share one read made after it (game/fanout.py)."""

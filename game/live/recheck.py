@@ -57,7 +57,7 @@ class Followed:
     """What a kind of socket follows: ``group(id)`` is its doorbell's group, ``read_keys(ids)`` reads
     {id: key} for many in one query (the key a socket's ``is_behind(*key)`` is asked about), and
     ``ring`` is its doorbell's message type. A watched socket names its kind as ``followed`` and
-    what it follows as ``followed_id``."""
+    what it follows as ``followed_id``, and any other groups it joined as ``also_joined``."""
 
     def __init__(self, group, read_keys, ring):
         self.group, self.read_keys, self.ring = group, read_keys, ring
@@ -120,7 +120,8 @@ class Watch:
 
     async def rejoin(self, layer):
         for channel, consumer in list(self.sockets.items()):
-            await layer.group_add(consumer.followed.group(consumer.followed_id), channel)
+            for group in (consumer.followed.group(consumer.followed_id), *getattr(consumer, "also_joined", ())):
+                await layer.group_add(group, channel)
         # The canary last: should Redis fail again halfway, the next round still finds it missing.
         await layer.group_add(self.canary_group(), self.canary)
 

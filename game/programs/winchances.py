@@ -7,9 +7,10 @@ match_changed``): with ``BOT_WORKERS = "external"`` a bot worker gets ``{"type":
 runs it (``runner.run_soon``), as the bots' work runs. ``estimate`` reads the match, asks its game
 for the chance from the spectator's view alone (``Game.win_chance``), stores it under the match's id
 and version (an estimate already stored is never made again: the job is idempotent, and a lost
-message costs only that version's number) and rings the match's group with ``win_chance.ready``,
-which carries no number: each spectator's socket reads it from the cache (``frames.win_chance``,
-which answers nothing to a player of the live match). The number is also kept with the command
+message costs only that version's number) and rings the match's spectators' group
+(``groups.watchers_group``) with ``win_chance.ready``, which carries no number: each spectator's
+socket reads it from the cache (``frames.win_chance``, which answers nothing to a player of the live
+match). The number is also kept with the command
 that made the version (``MatchEvent.win_chance``), whether anyone watches or not.
 
 Versions that went by before a worker came to them (two bots answering each other within
@@ -82,7 +83,7 @@ def estimate(match_id):
     cache.set(key, chance, timeout=CACHE_SECONDS)
     MatchEvent.objects.filter(match_id=match.pk, version=match.version, win_chance__isnull=True).update(win_chance=exact)
     groups.send(
-        groups.match_group(match.pk),
+        groups.watchers_group(match.pk),
         {"type": "win_chance.ready", "version": match.version, "ring": secrets.token_hex(8)},
     )
     return chance

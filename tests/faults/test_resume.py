@@ -14,12 +14,14 @@ import random
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.core.cache import cache
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from game.live import presence
 from game import services
 from game.games.aquawar.engine import project
 from game.models import Match, MatchEvent
+from game.programs import winchances
 from game.live.groups import match_group
 from sanguo import services as sanguo_services
 from sanguo.live import game_group
@@ -194,6 +196,22 @@ async def test_after_every_group_is_lost_sockets_rejoin_and_hear_who_comes(host,
             await opponent.disconnect()
     finally:
         await socket.disconnect()
+
+
+async def test_after_every_group_is_lost_a_spectator_still_hears_of_the_estimates(host, guest, settings):
+    settings.RECHECK_SECONDS = 0.2
+    cache.clear()  # an estimate already kept is never made, nor rung, again
+    match = await database_sync_to_async(live_match)(host, guest)
+    spectator = await open_socket(match.pk, address="10.0.0.9")
+    try:
+        await spectator.hello()
+        await forget_every_group()
+        await spectator.communicator.receive_nothing(timeout=2.5)
+        chance = await database_sync_to_async(winchances.estimate)(match.pk)
+        pushed = await spectator.receive_until(lambda f: f["type"] == "win_chance")
+        assert pushed[-1] == {"type": "win_chance", "version": match.version, "host": chance}
+    finally:
+        await spectator.disconnect()
 
 
 async def test_with_the_recheck_off_a_lost_group_stays_deaf(host, guest, settings):

@@ -10,6 +10,7 @@ from django.core.cache import cache
 
 from game import games, services
 from game.live import frames
+from game.live.consumers import MatchConsumer
 from game.live.groups import match_group
 from game.models import Match, MatchEvent
 from game.programs import dispatch, runner, winchances
@@ -183,6 +184,34 @@ async def test_spectators_sockets_get_the_chance_and_players_sockets_do_not(host
     for text in player_page.frames:
         check_win_chance_html_hidden(text, 0, live=True)
     assert any("win-chance" in text for text in spectator_page.frames)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_estimate_s_ring_reaches_the_spectators_sockets_only(host, guest, monkeypatch):
+    heard = []
+    handler = MatchConsumer.win_chance_ready
+
+    async def noted(consumer, message):
+        heard.append(consumer.user.pk if consumer.user.is_authenticated else "spectator")
+        await handler(consumer, message)
+
+    monkeypatch.setattr(MatchConsumer, "win_chance_ready", noted)
+    match = await database_sync_to_async(live_match)(host, guest)
+    sockets = [await open_socket(match.pk, host), await open_socket(match.pk, guest, html=True),
+               await open_socket(match.pk, address="10.0.0.9"), await open_socket(match.pk, address="10.0.0.8", html=True)]
+    try:
+        await sockets[0].hello()
+        await sockets[2].hello()
+        await database_sync_to_async(winchances.estimate)(match.pk)
+        await sockets[2].receive_until(lambda f: f["type"] == "win_chance")
+        await sockets[3].receive_until(lambda f: f.startswith('<div id="win-chance-value"'))
+        for socket in sockets[:2]:
+            while not await socket.nothing_more():
+                await socket.receive()
+    finally:
+        for socket in sockets:
+            await socket.disconnect()
+    assert heard == ["spectator", "spectator"]
 
 
 @pytest.mark.django_db

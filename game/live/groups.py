@@ -44,7 +44,7 @@ def ring_presence(match_id):
 
 def send(group, message):
     group_send = get_channel_layer().group_send
-    loop = _socket_loop()
+    loop = socket_loop()
     if loop is None:
         async_to_sync(group_send)(group, message)
         return
@@ -53,8 +53,9 @@ def send(group, message):
     asyncio.run_coroutine_threadsafe(group_send(group, message), loop).add_done_callback(_rang)
 
 
-def _socket_loop():
-    """The event loop whose database call this thread is running, if it is one (asgiref's record)."""
+def socket_loop():
+    """The event loop whose database call this thread is running, if it is one (asgiref's record):
+    work for the channel layer handed to it does not hold up the process's one database thread."""
     local = SyncToAsync.threadlocal
     loop = getattr(local, "main_event_loop", None)
     if loop is None or getattr(local, "main_event_loop_pid", None) != os.getpid() or loop.is_closed():

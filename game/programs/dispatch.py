@@ -22,6 +22,8 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.cache import cache
 
+from ..live.groups import socket_loop
+
 logger = logging.getLogger(__name__)
 
 CHANNEL = "bot-work"
@@ -55,11 +57,26 @@ def request(kind, match_id):
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:
+        loop = None
+    if loop is not None:
+        task = loop.create_task(_send(message))
+        _sending.add(task)
+        task.add_done_callback(_sending.discard)
+        return
+    loop = socket_loop()
+    if loop is None:
         async_to_sync(_send)(message)
         return
-    task = loop.create_task(_send(message))
-    _sending.add(task)
-    task.add_done_callback(_sending.discard)
+    # A command's commit, on the process's one database thread: the event loop sends the request
+    # while this thread goes on with the other sockets' database work.
+    asyncio.run_coroutine_threadsafe(_send(message), loop).add_done_callback(_sent)
+
+
+def _sent(future):
+    if not future.cancelled() and future.exception() is not None:
+        # As with on_commit(robust=True): the change is committed, and a lost request is asked again
+        # (the sweep for a bot's move, the next change for a win chance).
+        logger.warning("Asking the bot workers failed", exc_info=future.exception())
 
 
 async def _send(message):

@@ -18,7 +18,8 @@ from game.errors import ServiceError
 from game.models import Match, MatchEvent
 from game.programs import dispatch, runner, seats
 from game.programs.models import BotSeat
-from tests.game.helpers import open_socket
+from tests.game.helpers import HOST_TEAMS, open_socket
+from tests.game.test_fanout import watched_match
 
 from .helpers import wait_for
 
@@ -61,6 +62,35 @@ async def test_a_socket_opening_on_a_match_sends_the_bots_work_to_the_workers(ho
         await socket.disconnect()
     assert first == second == {"type": "settle", "match_id": match.pk}
     assert await database_sync_to_async(version_of)(match.pk) == match.version
+
+
+async def test_a_command_does_not_wait_for_its_request_to_the_workers(host, guest, settings, monkeypatch):
+    """The commit's request for a win chance is sent by the event loop: the database thread, which
+    every socket of the process shares, goes on meanwhile instead of waiting for the channel layer."""
+    settings.BOT_WORKERS = "external"
+    settings.WIN_CHANCES = True
+    match, (host_socket, guest_socket) = await watched_match(host, guest, 0)
+    layer = get_channel_layer()
+    send = layer.send
+
+    async def slow(channel, message):
+        if channel == dispatch.CHANNEL:
+            await asyncio.sleep(1.5)
+        await send(channel, message)
+
+    monkeypatch.setattr(layer, "send", slow)
+    try:
+        started = time.monotonic()
+        await host_socket.send({"type": "command", "id": "h", "version": 0, "command": HOST_TEAMS[1]})
+        assert (await host_socket.receive_type("ack"))["version"] == 1
+        assert time.monotonic() - started < 1.0
+        # The requests of the match's start came at once; the command's comes once the send is done.
+        while time.monotonic() - started < 1.5:
+            request = await asyncio.wait_for(layer.receive(dispatch.CHANNEL), timeout=5)
+        assert request == {"type": "win_chance", "match_id": match.pk}
+    finally:
+        await host_socket.disconnect()
+        await guest_socket.disconnect()
 
 
 def test_no_person_starts_a_match_against_the_computer_while_no_worker_is_up(host, settings):

@@ -7,6 +7,7 @@ ORM's own value converters and ``Model.from_db``, so what it returns is what the
 Everything else keeps using the ORM.
 """
 import threading
+from typing import NamedTuple
 
 from django.db import DEFAULT_DB_ALIAS, connections
 
@@ -175,3 +176,63 @@ def bot_seats(match_id):
         )
 
     return [from_row(BotSeat, row, connection) for row in _fetch(connection, "bot_seats", build, [match_id])]
+
+
+class Written(NamedTuple):
+    """What ``write_command`` did."""
+
+    inserted: bool  # False: the seat made this command before (``insert_event``); nothing written
+    updated: bool  # False: the match was not at the version and status given; roll back
+    bot_seats: list  # the match's ``BotSeat`` rows once both are done (else empty)
+
+
+def write_command(match_id, event, fields, version, status):
+    """A command's write, under the match's lock (``locked_match``, same transaction): insert the
+    ``MatchEvent`` row ``event`` as ``insert_event`` does; only if it was inserted, set the match's
+    ``fields`` where its version and status are still ``version`` and ``status``; read its bot
+    seats. One API for both databases; one statement on PostgreSQL, three on SQLite, which has no
+    INSERT or UPDATE inside WITH (nothing commits between them: SQLite's transaction holds the
+    database's write lock)."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    if connection.vendor != "postgresql":
+        if not insert_event(event):
+            return Written(False, False, [])
+        if update_match(match_id, fields, version, status) != 1:
+            return Written(True, False, [])
+        return Written(True, True, bot_seats(match_id))
+    inserting = _prepared(MatchEvent, event, connection)
+    setting = _prepared(Match, fields, connection)
+    names = (tuple(column for column, _ in inserting), tuple(column for column, _ in setting))
+
+    def build(quote):
+        # The parts of a WITH share one snapshot and see one another's writes only through
+        # RETURNING: the update waits on the insert through EXISTS (SELECT 1 FROM ins), and the
+        # seats are read only when both were made.
+        #
+        # Why the seats may be read here and not in the locked read: under READ COMMITTED each
+        # statement starts with a new snapshot holding every transaction committed up to that
+        # instant (PostgreSQL's manual, "Transaction Isolation", Read Committed). This statement
+        # starts after the match's row lock is ours, so after the commit of any transaction that
+        # held it before us, and sees each seat that transaction added. The locked SELECT took its
+        # snapshot before it waited for the lock: the manual's UPDATE/SELECT FOR UPDATE rule gives
+        # it the locked row's newest version, but any other table as of the moment it started to
+        # wait, so a seat committed meanwhile would be missed there.
+        event_table, match_table, pk = quote(MatchEvent._meta.db_table), quote(Match._meta.db_table), quote("id")
+        target = ", ".join(quote(MatchEvent._meta.get_field(field).column) for field in ("match", "seat", "client_id"))
+        return (
+            f"WITH ins AS (INSERT INTO {event_table} ({', '.join(quote(name) for name in names[0])})"
+            f" VALUES ({', '.join(['%s'] * len(names[0]))})"
+            f" ON CONFLICT ({target}) WHERE NOT ({quote('client_id')} = '') DO NOTHING RETURNING {pk}),"
+            f" upd AS (UPDATE {match_table} SET {', '.join(f'{quote(name)} = %s' for name in names[1])}"
+            f" WHERE {quote(Match._meta.pk.column)} = %s AND {quote('version')} = %s AND {quote('status')} = %s"
+            f" AND EXISTS (SELECT 1 FROM ins) RETURNING {pk})"
+            f" SELECT {columns(BotSeat, quote, 'bot')}, EXISTS (SELECT 1 FROM ins), EXISTS (SELECT 1 FROM upd)"
+            f" FROM (VALUES (1)) AS one (x) LEFT JOIN {quote(BotSeat._meta.db_table)} AS bot"
+            f" ON bot.{quote(BotSeat._meta.get_field('match').column)} = %s AND EXISTS (SELECT 1 FROM upd)"
+        )
+
+    params = [value for _, value in inserting] + [value for _, value in setting] + [match_id, version, status, match_id]
+    rows = _fetch(connection, ("write_command", names), build, params)
+    count = len(BotSeat._meta.concrete_fields)
+    seats = [from_row(BotSeat, row, connection) for row in rows if row[0] is not None]
+    return Written(rows[0][count], rows[0][count + 1], seats)

@@ -54,7 +54,7 @@ def _ended(current, fields):
     match_ended.send(sender=Match, match=current)
 
 
-def _changed(match, version, game, state, actor=None, restart=True, was_picking=False):
+def _changed(match, version, game, state, actor=None, restart=True, was_picking=False, bot_seats=None):
     """What every change sets off, inside its transaction: move clocks now; doorbell and the bot
     runner (bots' moves, timers at the clocks' deadlines) on commit.
 
@@ -64,7 +64,7 @@ def _changed(match, version, game, state, actor=None, restart=True, was_picking=
     """
     _ring_on_commit(match.pk, version)
     transaction.on_commit(partial(match_changed.send, sender=Match, match_id=match.pk), robust=True)
-    if clocks.arm(match, game, state, actor, restart, was_picking):
+    if clocks.arm(match, game, state, actor, restart, was_picking, bot_seats):
         transaction.on_commit(partial(settle_requested.send, sender=Match, match_id=match.pk), robust=True)
 
 
@@ -378,24 +378,25 @@ def _change(match_id, user, client_id, command, run, seat=None):
             raise
         version = current.version + 1
         now = timezone.now()
-        inserted = plainsql.insert_event(
-            {"match": current.pk, "version": version, "seat": seat, "client_id": client_id, "command": command,
-             "events": events, "created": now}
-        )
-        if not inserted:
-            # The seat made this command before (a repeat the game accepted again): nothing is written.
-            return Result(plainsql.earlier_version(current.pk, seat, client_id), True)
         fields = {"version": version, "state": game.dump(state), "updated": now}
         outcome = game.outcome(state)
         if outcome is not None:
             winner, reason = outcome
             fields.update(status=Match.Status.FINISHED, winner=winner, end_reason=reason or "", finished=now)
-        touched = plainsql.update_match(current.pk, fields, version=current.version, status=Match.Status.LIVE)
-        if touched != 1:
+        event = {"match": current.pk, "version": version, "seat": seat, "client_id": client_id, "command": command,
+                 "events": events, "created": now}
+        written = plainsql.write_command(current.pk, event, fields, version=current.version, status=Match.Status.LIVE)
+        if not written.inserted:
+            # The seat made this command before (a repeat the game accepted again): nothing is written.
+            return Result(plainsql.earlier_version(current.pk, seat, client_id), True)
+        if not written.updated:
             # Only possible if something bypassed the lock; raising rolls the event row back too.
             raise ServiceError("stale_version", _("The match changed meanwhile; try again."))
         restart = game.restarts_clock(command)
-        _changed(current, version, game, state, actor=seat, restart=restart, was_picking=was_picking)
+        _changed(
+            current, version, game, state, actor=seat, restart=restart, was_picking=was_picking,
+            bot_seats=written.bot_seats,
+        )
         if outcome is not None:
             _ended(current, fields)
     return Result(version, False)

@@ -89,15 +89,19 @@ def next_bank(deadline, bank, period, now, control, pick_seconds):
     return deadline, bank
 
 
-def arm(match, game, state, actor=None, restart=True, was_picking=False):
+def arm(match, game, state, actor=None, restart=True, was_picking=False, bot_seats=None):
     """Set or clear every clock of ``match`` after a change by ``actor``.
 
     ``match`` is the row as it was before the change (its deadlines are the clocks that ran until
     now); ``state`` is the ``game``'s state after it (None: the match is not being played);
-    ``was_picking``: whether the state before it was a pick phase. True if the bot runner has
-    anything to do with the match: it has a bot seat, or a person's clock is running.
+    ``was_picking``: whether the state before it was a pick phase. ``bot_seats``: the match's
+    ``BotSeat`` rows, if the caller read them in a statement that started after it took the match's
+    lock (a command's write, ``plainsql.write_command``): an older read could miss a seat added
+    meanwhile. True if the bot runner has anything to do with the match: it has a bot seat, or a
+    person's clock is running.
     """
-    bot_seats = plainsql.bot_seats(match.pk)
+    if bot_seats is None:
+        bot_seats = plainsql.bot_seats(match.pk)
     due = game.to_move(state) if state is not None else ()
     now = timezone.now()
     for bot_seat in bot_seats:

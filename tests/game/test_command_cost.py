@@ -57,3 +57,19 @@ def test_it_uses_as_many_queries_at_turn_60_as_at_turn_2(host, guest):
         sql for sql in early + late if sql.lstrip().upper().startswith("SELECT") and "matchevent" in sql.lower()
     ]
     assert history_reads == []
+
+
+def test_it_makes_two_statements_per_command_on_postgresql_and_four_on_sqlite(host, guest):
+    """The locked read, then the event's insert, the match's update and the bot seats' read: one
+    statement on PostgreSQL (``plainsql.write_command``), three on SQLite (no INSERT or UPDATE in
+    WITH). Counted without the savepoint the test's own transaction turns the command's into."""
+    match = live_match(host, guest)
+    users = (host, guest)
+    for seat, user in enumerate(users):
+        services.apply_command(match.pk, user, f"pick{seat}", 0, QUIET_TEAM)
+    play_quiet_turn(match.pk, users)
+    statements = [
+        sql for sql in queries_for_one_command(match.pk, users)
+        if not sql.lstrip().upper().startswith(("SAVEPOINT", "RELEASE SAVEPOINT"))
+    ]
+    assert len(statements) == (2 if connection.vendor == "postgresql" else 4), statements

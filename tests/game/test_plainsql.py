@@ -1,5 +1,9 @@
 """The command's statements as plain SQL (game/plainsql.py) read and write what the ORM would."""
+import threading
+import time
+
 import pytest
+from django.db import connection, connections, transaction
 from django.utils import timezone
 
 from game import plainsql, services
@@ -87,3 +91,130 @@ def test_the_insert_answers_a_seat_s_repeated_client_id_by_inserting_nothing(hos
     assert list(MatchEvent.objects.filter(match=match).values_list("version", "seat", "client_id")) == [
         (1, 0, "same"), (2, 1, "same"), (3, 0, ""), (4, 0, "")
     ]
+
+
+@pytest.fixture
+def vs_computer(guest, monkeypatch):
+    """A live match of ``guest`` against the computer (a ``BotSeat``), whose deadline is set, and
+    nobody moving for the computer meanwhile."""
+    monkeypatch.setattr(seats, "wake", lambda match_id: None)
+    monkeypatch.setattr(runner, "wake", lambda match_id: None)
+    match = seats.start_vs_computer(guest, "random")
+    BotSeat.objects.filter(match=match).update(deadline=timezone.now())
+    return Match.objects.get(pk=match.pk)
+
+
+def a_command(match, client_id="c", seat=1):
+    """(event, fields) of a command at the match's next version, as ``services._change`` writes them."""
+    now = timezone.now()
+    event = {"match": match.pk, "version": match.version + 1, "seat": seat, "client_id": client_id,
+             "command": {"pick": ["x"]}, "events": [{"type": "picked"}], "created": now}
+    return event, {"version": match.version + 1, "state": {"phase": "after"}, "updated": now}
+
+
+def test_the_command_s_write_inserts_updates_and_brings_the_bot_seats_as_the_orm_finds_them(vs_computer):
+    match = vs_computer
+    event, fields = a_command(match)
+    written = plainsql.write_command(match.pk, event, fields, match.version, Match.Status.LIVE)
+    assert (written.inserted, written.updated) == (True, True)
+    expected = sorted(map(field_values, BotSeat.objects.filter(match=match)), key=repr)
+    assert expected and sorted(map(field_values, written.bot_seats), key=repr) == expected
+    stored = MatchEvent.objects.get(match=match, version=match.version + 1)
+    assert (stored.seat, stored.client_id, stored.command, stored.events, stored.created) == (
+        1, "c", event["command"], event["events"], event["created"]
+    )
+    row = Match.objects.get(pk=match.pk)
+    assert (row.version, row.state, row.updated) == (match.version + 1, {"phase": "after"}, fields["updated"])
+
+
+def test_the_command_s_write_brings_no_seats_for_a_match_without_any(host, guest):
+    match = live_match(host, guest)
+    written = plainsql.write_command(match.pk, *a_command(match), match.version, Match.Status.LIVE)
+    assert written == (True, True, [])
+
+
+def test_the_command_s_write_of_a_repeated_client_id_inserts_and_updates_nothing(vs_computer):
+    match = vs_computer
+    assert plainsql.write_command(match.pk, *a_command(match, "same"), match.version, Match.Status.LIVE).updated
+    again = Match.objects.get(pk=match.pk)
+    written = plainsql.write_command(again.pk, *a_command(again, "same"), again.version, Match.Status.LIVE)
+    assert written == (False, False, [])
+    assert Match.objects.get(pk=match.pk).version == match.version + 1
+    assert list(MatchEvent.objects.filter(match=match).values_list("version", "client_id")) == [
+        (match.version + 1, "same")
+    ]
+    # Another seat's command with that client id is no repeat.
+    assert plainsql.write_command(again.pk, *a_command(again, "same", seat=0), again.version, Match.Status.LIVE)[:2] == (
+        True, True
+    )
+
+
+@pytest.mark.parametrize("stale", ["version", "status"])
+def test_the_command_s_write_updates_nothing_at_another_version_or_status(vs_computer, stale):
+    match = vs_computer
+    event, fields = a_command(match)
+    version, status = match.version, Match.Status.LIVE
+    if stale == "version":
+        version += 1
+    else:
+        status = Match.Status.FINISHED
+    # The event is inserted all the same: the service raises on ``updated`` False, which rolls it back.
+    assert plainsql.write_command(match.pk, event, fields, version, status) == (True, False, [])
+    row = Match.objects.get(pk=match.pk)
+    assert (row.version, row.state) == (match.version, match.state)
+
+
+postgresql = pytest.mark.skipif(
+    connections["default"].vendor != "postgresql", reason="SQLite has one writer at a time: no lock to wait for"
+)
+
+
+@postgresql
+@pytest.mark.django_db(transaction=True)
+def test_the_command_s_write_sees_a_seat_committed_by_whoever_held_the_match_lock_while_it_waited(host, guest):
+    """The seats come from the write, a statement that starts after the lock is ours; the locked
+    read took its snapshot before it waited, when the seat was not committed yet."""
+    match = live_match(host, guest)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        waiter = cursor.fetchone()[0]
+    locked, failed = threading.Event(), []
+
+    def hold_the_lock_and_add_a_seat():
+        try:
+            with transaction.atomic():
+                Match.objects.select_for_update().get(pk=match.pk)
+                locked.set()
+                with connection.cursor() as cursor:
+                    deadline = time.monotonic() + 20
+                    while time.monotonic() < deadline:
+                        # A transaction sees pg_stat_activity as it was at its first look, unless told.
+                        cursor.execute("SELECT pg_stat_clear_snapshot()")
+                        cursor.execute(
+                            "SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s AND state = 'active'", [waiter]
+                        )
+                        if cursor.fetchall() == [("Lock",)]:
+                            break
+                        time.sleep(0.01)
+                    else:
+                        failed.append("the other transaction never waited for the lock")
+                BotSeat.objects.create(match_id=match.pk, seat=1, level="random")
+        except BaseException as error:
+            failed.append(error)
+            locked.set()
+        finally:
+            connections.close_all()
+
+    holder = threading.Thread(target=hold_the_lock_and_add_a_seat)
+    holder.start()
+    assert locked.wait(20)
+    with transaction.atomic():
+        current = plainsql.locked_match(match.pk)
+        written = plainsql.write_command(current.pk, *a_command(current), current.version, Match.Status.LIVE)
+    holder.join(20)
+    assert failed == []
+    assert (written.inserted, written.updated) == (True, True)
+    assert [field_values(seat) for seat in written.bot_seats] == [
+        field_values(seat) for seat in BotSeat.objects.filter(match=match)
+    ]
+    assert [seat.seat for seat in written.bot_seats] == [1]

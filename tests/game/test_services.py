@@ -5,7 +5,7 @@ import pytest
 from django.db import connection
 
 from game.games.aquawar import engine
-from game import services
+from game import plainsql, services
 from game.live import groups
 from game.models import Match, MatchEvent
 from game.services import ServiceError
@@ -91,6 +91,26 @@ def test_it_refuses_a_stale_command_and_changes_nothing(host, guest):
     after = Match.objects.get(pk=match.pk)
     assert (after.version, after.state) == (before.version, before.state)
     assert services.apply_command(match.pk, user, "c", 2, {"assert": None}) == (3, False)
+
+
+def test_it_refuses_and_rolls_back_a_command_whose_update_touches_no_row(host, guest, monkeypatch):
+    """Only something bypassing the match's lock could change it between the locked read and the
+    write: the event inserted is rolled back with the refusal, and nothing rings."""
+    match = live_match(host, guest)
+    read = plainsql.locked_match
+
+    def bypassed(match_id):
+        current = read(match_id)
+        Match.objects.filter(pk=match_id).update(status=Match.Status.CANCELLED)
+        return current
+
+    monkeypatch.setattr(plainsql, "locked_match", bypassed)
+    rung = []
+    monkeypatch.setattr(groups, "ring_doorbell", lambda *args: rung.append(args))
+    assert codes(services.apply_command, match.pk, host, "h", 0, HOST_TEAMS[1]) == "stale_version"
+    after = Match.objects.get(pk=match.pk)
+    assert (after.status, after.version, rung) == ("live", 0, [])
+    assert not MatchEvent.objects.filter(match=match).exists()
 
 
 def test_it_applies_a_repeated_client_id_once(host, guest):

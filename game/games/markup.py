@@ -88,33 +88,11 @@ def csrf_input(ctx):
     return format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', token)
 
 
-class StatusBlocks:
-    """A game's blocks of the status fragment, as its template filled them in
-    (``{% block name %}`` of a template extending "game/_status.html"): each returns the block's
-    text for the context ``ctx``; ``result`` gets the platform's own text (``{{ block.super }}``).
-    Empty, as the platform's blocks are, unless the game says otherwise."""
-
-    def score(self, ctx):
-        return ""
-
-    def result(self, ctx, platform):
-        return platform
-
-    def final_score(self, ctx):
-        return ""
-
-    def between(self, ctx):
-        return ""
-
-    def live(self, ctx):
-        return ""
-
-    def after(self, ctx):
-        return ""
-
-
 def status(ctx, blocks):
-    """templates/game/_status.html, filled in by ``blocks`` (a ``StatusBlocks``)."""
+    """templates/game/_status.html, with the blocks a game's template extending it filled in:
+    ``blocks`` has a method for each (``score``, ``result``, ``final_score``, ``between``, ``live``,
+    ``after``) that returns the block's text for ``ctx``; ``result(ctx, platform)`` gets the
+    platform's own text of the block (``{{ block.super }}``)."""
     language = get_language()
     _, f = texts(language), formats(language)
     payload = ctx["payload"]

@@ -460,9 +460,9 @@ def _act(c, csrf, _):
     return "".join(out)
 
 
-class StatusBlocks(platform.StatusBlocks):
-    """aquawar/_status.html as it was: its blocks of the platform's status fragment, from
-    ``ctx["status"]`` (``presenter.status``)."""
+class StatusBlocks:
+    """aquawar/_status.html as it was: its blocks of the platform's status fragment
+    (``platform.status``), from ``ctx["status"]`` (``presenter.status``)."""
 
     def score(self, ctx):
         score = ctx["status"].get("score")

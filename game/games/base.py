@@ -383,7 +383,8 @@ class Presentation:
 
     #: Templates (or ``Drawn`` parts) of the game's parts of the match page, each a fragment with a fixed id that the
     #: browser socket swaps out of band: "status" (``#match-status``: extends "game/_status.html"
-    #: and fills its blocks), "board" (``#match-board``), "controls" (``#match-controls``, whose
+    #: and fills its blocks, or a ``Drawn`` part calling ``game.games.markup.status`` with the
+    #: game's blocks), "board" (``#match-board``), "controls" (``#match-controls``, whose
     #: forms send ``form`` frames with ``ws-send``); and of the history pages: "summary" (the
     #: summary page's body), "replay" (what the replay script needs besides its data), "source"
     #: (on the summary and replay pages of a match imported from a ``Record.source``, given the

@@ -10,12 +10,12 @@ import math
 import uuid
 
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from .. import fairness, time_controls
 from ..games.base import Drawn, Step
+from ..games.markup import url
 from . import frames
 
 REFUSALS = {
@@ -174,7 +174,7 @@ def render_win_chance(chance, over=False):
 
 def how_to_play_url(game):
     """The game's "How to play" page, or None if it has none."""
-    return reverse("game:how_to_play", args=[game.name]) if game.web.how_to_play else None
+    return url("game:how_to_play", game.name) if game.web.how_to_play else None
 
 
 def full_log(match, seat):

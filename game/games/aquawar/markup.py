@@ -1,59 +1,20 @@
-"""The Aquawar board and move forms as HTML, drawn in Python from ``presenter.page_context``.
+"""The Aquawar board, move forms and status line as HTML, drawn in Python from ``presenter.page_context``.
 
 A browser socket redraws them on every change, and as templates their loops (with every
 ``{% translate %}`` and number looked up again for each fish and each move) were most of the
 servers' time per command (docs/performance.md, "The Aquawar board drawn in Python"). The markup is
-byte for byte what the templates drew: every value a template printed is escaped as it escaped it
-(``conditional_escape``), every text translated as it translated it, every number localised as it
-localised it (``tests/games/aquawar/test_markup.py`` compares them on many positions).
+byte for byte what the templates drew, by the rules of ``game.games.markup``
+(``tests/games/aquawar/test_markup.py`` compares them on many positions).
 """
 from functools import lru_cache
 
-from django.utils.formats import localize
-from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext, gettext_noop, ngettext
 
+from .. import markup as platform
+from ..markup import csrf_input, esc, number, texts
 from .texts import name as species_name
 from .texts import skill_text
-
-esc = conditional_escape
-
-
-def number(value):
-    """``{{ value }}`` of an int: ``localize``, which only a thousands separator could change, and
-    none applies below 1,000."""
-    return str(value) if -1000 < value < 1000 else localize(value)
-
-
-def translate(msgid):
-    """``{% translate %}`` of a template literal whose catalogue msgid is ``msgid``: the template
-    doubled the literal's ``%`` to make the msgid and undoes it in what it prints; a template's own
-    text is trusted, not escaped."""
-    return gettext(msgid).replace("%%", "%")
-
-
-class Texts(dict):
-    """The parts' fixed texts in one language, each translated when first asked for. Called as
-    ``_("msgid")`` so that makemessages finds every msgid here (the templates that had them are gone)."""
-
-    def __missing__(self, msgid):
-        text = self[msgid] = translate(msgid)
-        return text
-
-    def __call__(self, msgid):
-        return self[msgid]
-
-
-_texts = {}
-
-
-def texts(language):
-    """The ``Texts`` of ``language``, which must be the active one (``get_language()``)."""
-    found = _texts.get(language)
-    if found is None:
-        found = _texts[language] = Texts()
-    return found
 
 
 @lru_cache(maxsize=64)
@@ -230,14 +191,6 @@ def _fish(fish, aid_url, _, language):
         )
     out.append("\n              </div>\n            </li>\n          ")
     return "".join(out)
-
-
-def csrf_input(ctx):
-    """``{% csrf_token %}``: the token's input on a page drawn for a request, nothing on a socket's."""
-    token = ctx.get("csrf_token")
-    if not token or token == "NOTPROVIDED":
-        return ""
-    return format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', token)
 
 
 def controls(ctx):
@@ -505,3 +458,100 @@ def _act(c, csrf, _):
         )
     out.append("\n  </div>\n")
     return "".join(out)
+
+
+class StatusBlocks:
+    """aquawar/_status.html as it was: its blocks of the platform's status fragment
+    (``platform.status``), from ``ctx["status"]`` (``presenter.status``)."""
+
+    def score(self, ctx):
+        score = ctx["status"].get("score")
+        if not score:
+            return ""
+        _ = texts(get_language())
+        return '<strong class="match-score" title="%s">%s–%s</strong>' % (_("Rounds won"), number(score[0]), number(score[1]))
+
+    def result(self, ctx, platform_text):
+        # A player reads the result from their own side, their score first ("You lost 0–2"); a
+        # match that ended before any round did (a resignation, a clock) has no score worth saying.
+        status, result = ctx["status"], ctx["result"]
+        if not (status["mine"] or status["theirs"]):
+            return platform_text
+        if result["you_won"]:
+            text = gettext_noop("You won the match %(mine)s–%(theirs)s!")
+        elif result["you_lost"]:
+            text = gettext_noop("You lost the match %(mine)s–%(theirs)s.")
+        else:
+            return platform_text
+        f = platform.formats(get_language())
+        return f(text) % {"mine": number(status["mine"]), "theirs": number(status["theirs"])}
+
+    def final_score(self, ctx):
+        status = ctx["status"]
+        if not status.get("score") or status["mine"] is not None:
+            return ""
+        f = platform.formats(get_language())
+        a, b = status["score"]
+        return '<span class="banner-score">%s</span>' % (f(gettext_noop("Final score %(a)s–%(b)s")) % {"a": number(a), "b": number(b)})
+
+    def between(self, ctx):
+        last = ctx["status"].get("last_round")
+        if not last:
+            return ""
+        f = platform.formats(get_language())
+        if last["you_won"]:
+            tone = "won"
+        else:
+            tone = "over" if ctx["payload"]["seat"] is None else "lost"
+        return (
+            '\n    <p class="banner banner--%s" role="status">\n'
+            '      <span class="banner-icon" aria-hidden="true">%s</span>\n'
+            '      <span class="match-result">%s</span>\n'
+            '      <span class="banner-score">%s</span>\n'
+            "    </p>\n"
+            % (
+                tone,
+                "★" if last["you_won"] else "⚑",
+                f(gettext_noop("Round %(n)s goes to %(winner)s.")) % {"n": number(last["number"]), "winner": esc(last["winner"])},
+                esc(last["reason"]),
+            )
+        )
+
+    def live(self, ctx):
+        status = ctx["status"]
+        language = get_language()
+        _, f = texts(language), platform.formats(language)
+        out = ['\n    <p class="match-phase">\n      %s ·\n      ' % (f(gettext_noop("Round %(round)s of 3")) % {"round": number(status["round"])})]
+        if status["phase"] == "pick":
+            out.append("\n        %s\n      " % _("Both players pick their teams."))
+        else:
+            turn = f(gettext_noop("Turn %(turn)s/%(max)s")) % {"turn": number(status["turn"]), "max": number(status["max_turns"])}
+            if status["your_turn"]:
+                who = '<strong class="your-turn">▶ %s</strong>' % _("Your turn")
+            else:
+                who = f(gettext_noop("%(who)s to move")) % {"who": esc(status["to_move"])}
+            phase = _("(assertion)") if status["phase"] == "assert" else _("(action)")
+            out.append("\n        %s ·\n        %s\n        %s\n      " % (turn, who, phase))
+        out.append("\n    </p>\n")
+        return "".join(out)
+
+    def after(self, ctx):
+        rounds = ctx["status"]["rounds"]
+        if not rounds:
+            return ""
+        f = platform.formats(get_language())
+        text = f(gettext_noop("Round %(n)s: %(winner)s won after %(turns)s turns (%(reason)s)"))
+        lines = "".join(
+            "\n        <li>%s</li>\n      "
+            % (text % {"n": number(r["number"]), "winner": esc(r["winner"]), "turns": number(r["turns"]), "reason": esc(r["reason"])})
+            for r in rounds
+        )
+        return '\n    <ol class="match-rounds">\n      %s\n    </ol>\n' % lines
+
+
+STATUS_BLOCKS = StatusBlocks()
+
+
+def status(ctx):
+    """aquawar/_status.html as it was, with the platform's game/_status.html it extended."""
+    return mark_safe(platform.status(ctx, STATUS_BLOCKS))

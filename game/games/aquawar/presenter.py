@@ -3,11 +3,12 @@ projected payload (the body of a ``state`` frame), so the HTML can show no more 
 """
 import json
 import uuid
+from functools import lru_cache
 
-from django.urls import reverse
+from django.utils.translation import get_language, gettext_lazy, gettext_noop
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
+from ..markup import formats, url
 from .engine import SPECIES
 from .log import ROUND_END_REASONS
 from .texts import image as fish_image
@@ -94,7 +95,7 @@ def board(payload, marks, seats):
                 "fish": [fish_card(f, i, side, seat, marks) for i, f in enumerate(team)],
                 # Only a player facing a round in play has anything to deduce.
                 "aid_url": (
-                    reverse("game:aid", args=[payload["match"]])
+                    url("game:aid", payload["match"])
                     if seat is not None and side != seat and seen and seen["phase"] in ("assert", "act")
                     and payload["status"] == "live"
                     else None
@@ -104,32 +105,39 @@ def board(payload, marks, seats):
     return sides
 
 
-def fish_label(payload, side, pos):
-    fish = payload["view"]["teams"][side][pos]
-    if fish["fish"]:
-        return _("%(species)s (#%(pos)s)") % {"species": species_name(fish["fish"]), "pos": pos + 1}
+def fish_label(language, payload, side, pos):
+    """How a form names a fish, in ``language`` (the active one)."""
+    return _fish_label(language, payload["view"]["teams"][side][pos]["fish"], pos)
+
+
+@lru_cache(maxsize=1024)
+def _fish_label(language, species, pos):
+    if species:
+        return _("%(species)s (#%(pos)s)") % {"species": species_name(species), "pos": pos + 1}
     return _("fish #%(pos)s") % {"pos": pos + 1}
 
 
-def move_label(payload, act):
+def move_label(language, payload, act):
+    # The texts come from the language's table (``formats``), not from gettext once per move.
+    f = formats(language)
     seat = payload["seat"]
     if act["kind"] == "attack":
-        return _("Attack enemy %(target)s") % {"target": fish_label(payload, 1 - seat, act["enemy"])}
+        return f(gettext_noop("Attack enemy %(target)s")) % {"target": fish_label(language, payload, 1 - seat, act["enemy"])}
     words = {}
     if "ally" in act:
-        words["ally"] = fish_label(payload, seat, act["ally"])
+        words["ally"] = fish_label(language, payload, seat, act["ally"])
     if "enemy" in act:
-        words["enemy"] = fish_label(payload, 1 - seat, act["enemy"])
+        words["enemy"] = fish_label(language, payload, 1 - seat, act["enemy"])
     if "ally" in words and "enemy" in words:
-        return _("Skill on teammate %(ally)s, at enemy %(enemy)s") % words
+        return f(gettext_noop("Skill on teammate %(ally)s, at enemy %(enemy)s")) % words
     if "ally" in words:
-        return _("Skill on teammate %(ally)s") % words
+        return f(gettext_noop("Skill on teammate %(ally)s")) % words
     if "enemy" in words:
-        return _("Skill at enemy %(enemy)s") % words
-    return _("Skill")
+        return f(gettext_noop("Skill at enemy %(enemy)s")) % words
+    return f(gettext_noop("Skill"))
 
 
-def skill_grid(payload, skills):
+def skill_grid(language, payload, skills):
     """A skill aimed at a teammate and an enemy at once (the Sea Turtle's) as a teammate × enemy
     grid of choices: as a list it would be up to twelve long lines."""
     if not skills or not all("ally" in m["act"] and "enemy" in m["act"] for m in skills):
@@ -139,9 +147,9 @@ def skill_grid(payload, skills):
     allies = sorted({ally for ally, _enemy in cells})
     enemies = sorted({enemy for _ally, enemy in cells})
     return {
-        "enemies": [fish_label(payload, 1 - seat, enemy) for enemy in enemies],
+        "enemies": [fish_label(language, payload, 1 - seat, enemy) for enemy in enemies],
         "rows": [
-            {"ally": fish_label(payload, seat, ally), "cells": [cells.get((ally, enemy)) for enemy in enemies]}
+            {"ally": fish_label(language, payload, seat, ally), "cells": [cells.get((ally, enemy)) for enemy in enemies]}
             for ally in allies
         ],
     }
@@ -155,7 +163,7 @@ def controls(payload, seats):
     base = {
         "client_id": uuid.uuid4().hex,
         "version": payload["version"],
-        "post_url": reverse("game:move", args=[payload["match"]]),
+        "post_url": url("game:move", payload["match"]),
     }
     if status != "live" or seat is None:
         return {"mode": status if status != "live" else "watching", **base}
@@ -178,13 +186,14 @@ def controls(payload, seats):
         }
     if not payload["legal"]:
         return {"mode": "wait", **base}
+    language = get_language()
     if seen["phase"] == "assert":
         guesses = [c["assert"] for c in payload["legal"] if c["assert"] is not None]
         targets = sorted({g["target"] for g in guesses})
         named = {g["fish"] for g in guesses}
         return {
             "mode": "assert",
-            "targets": [{"pos": t, "label": fish_label(payload, 1 - seat, t)} for t in targets],
+            "targets": [{"pos": t, "label": fish_label(language, payload, 1 - seat, t)} for t in targets],
             "species": [{"id": s, "name": species_name(s), "image": fish_image(s)} for s in SPECIES if s in named],
             **base,
         }
@@ -194,17 +203,17 @@ def controls(payload, seats):
         moves = actors.setdefault(act["actor"], {"attacks": [], "skills": []})
         # Side by side on the page: attacks in one column, the skill's uses in the other.
         moves["attacks" if act["kind"] == "attack" else "skills"].append(
-            {"act": act, "value": json.dumps(act, separators=(",", ":")), "label": move_label(payload, act)}
+            {"act": act, "value": json.dumps(act, separators=(",", ":")), "label": move_label(language, payload, act)}
         )
     for moves in actors.values():
         (moves["attacks"] or moves["skills"])[0]["checked"] = True
-        moves["skill_grid"] = skill_grid(payload, moves["skills"])
+        moves["skill_grid"] = skill_grid(language, payload, moves["skills"])
     return {
         "mode": "act",
         "actors": [
             {
                 "pos": pos,
-                "label": fish_label(payload, seat, pos),
+                "label": fish_label(language, payload, seat, pos),
                 "image": fish_image(seen["teams"][seat][pos]["fish"]),
                 **moves,
             }

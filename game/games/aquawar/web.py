@@ -16,8 +16,8 @@ from .texts import skill_text
 
 class AquawarWeb(Presentation):
     templates = {
-        "status": "aquawar/_status.html",
         # Redrawn for every socket on every change: drawn in Python (markup.py), not by templates.
+        "status": Drawn(markup.status),
         "board": Drawn(markup.board),
         "controls": Drawn(markup.controls),
         "summary": "aquawar/_summary.html",

@@ -8,9 +8,10 @@ Everything else keeps using the ORM.
 """
 import threading
 
+from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connections
 
-from .models import BotSeat, Match, MatchEvent
+from .models import PROGRAM_MARKS, BotSeat, Match, MatchEvent
 
 _local = threading.local()
 _sql = {}
@@ -143,9 +144,11 @@ def insert_event(values):
         return cursor.rowcount == 1
 
 
-def update_match(match_id, values, version=None, status=None):
+def update_match(match_id, values, version=None, status=None, seen=False):
     """Set the match's ``{field name: value}``; only where its version and status are still
-    ``version`` and ``status`` when given. Returns the number of rows changed (0 or 1)."""
+    ``version`` and ``status`` when given. Returns the number of rows changed (0 or 1); with
+    ``seen``, the row as the update left it, as ``seen_match`` reads it (None if unchanged): the
+    sockets of the process that made a change need no read of their own after its doorbell."""
     connection = connections[DEFAULT_DB_ALIAS]
     prepared = _prepared(Match, values, connection)
     names = tuple(column for column, _ in prepared)
@@ -153,15 +156,72 @@ def update_match(match_id, values, version=None, status=None):
 
     def build(quote):
         where = " AND ".join(f"{quote(name)} = %s" for name in (Match._meta.pk.column, *conditions))
+        returning = f" RETURNING {columns(Match, quote, quote(Match._meta.db_table))}, {_seen_with(quote)}" if seen else ""
         return (
             f"UPDATE {quote(Match._meta.db_table)} SET {', '.join(f'{quote(name)} = %s' for name in names)}"
-            f" WHERE {where}"
+            f" WHERE {where}{returning}"
         )
 
     params = [value for _, value in prepared] + [match_id] + [value for value in (version, status) if value is not None]
     with connection.cursor() as cursor:
-        cursor.execute(_statement(connection, ("update_match", names, conditions), build), params)
+        cursor.execute(_statement(connection, ("update_match", names, conditions, seen), build), params)
+        if seen:
+            return cursor.fetchone()
         return cursor.rowcount
+
+
+# What ``seen_match`` brings besides the match's columns, in this order.
+SEEN_WITH = ("host's username", "guest's username", "host is a program", "guest is a program",
+             "host's bot level", "guest's bot level", "the current version's events")
+
+
+def _seen_with(quote):
+    """The SQL of ``SEEN_WITH``: scalar subqueries on the match's row, named by its table's name
+    (SQLite's RETURNING takes no alias), so a SELECT and an UPDATE's RETURNING share them."""
+    match = quote(Match._meta.db_table)
+    column = {field: f"{match}.{quote(Match._meta.get_field(field).column)}" for field in ("id", "host", "guest", "version")}
+    user = get_user_model()._meta
+    users, user_id, name = quote(user.db_table), quote(user.pk.column), quote(user.get_field("username").column)
+    names = [f"(SELECT u.{name} FROM {users} u WHERE u.{user_id} = {column[seat]})" for seat in ("host", "guest")]
+    programs = [
+        "(%s)" % " OR ".join(_marked(quote, user, accessor, column[seat]) for accessor in PROGRAM_MARKS)
+        for seat in ("host", "guest")
+    ]
+    bots, bot = BotSeat._meta, {field: quote(BotSeat._meta.get_field(field).column) for field in ("match", "seat", "level")}
+    levels = [
+        f"(SELECT b.{bot['level']} FROM {quote(bots.db_table)} b WHERE b.{bot['match']} = {column['id']}"
+        f" AND b.{bot['seat']} = {seat})"
+        for seat in (0, 1)
+    ]
+    event = {field: quote(MatchEvent._meta.get_field(field).column) for field in ("match", "version", "events")}
+    latest = (
+        f"(SELECT e.{event['events']} FROM {quote(MatchEvent._meta.db_table)} e"
+        f" WHERE e.{event['match']} = {column['id']} AND e.{event['version']} = {column['version']})"
+    )
+    return ", ".join(names + programs + levels + [latest])
+
+
+def _marked(quote, user, accessor, seat_column):
+    """SQL: the account in ``seat_column`` has a row behind its reverse one-to-one ``accessor``."""
+    relation = user.get_field(accessor)
+    table, column = quote(relation.related_model._meta.db_table), quote(relation.field.column)
+    return f"EXISTS (SELECT 1 FROM {table} WHERE {table}.{column} = {seat_column})"
+
+
+def seen_match(match_id):
+    """The match's row with ``SEEN_WITH`` after its columns, or None (``match_id`` as the database
+    has it: ``valid_match_id``)."""
+    connection = connections[DEFAULT_DB_ALIAS]
+
+    def build(quote):
+        table = quote(Match._meta.db_table)
+        return (
+            f"SELECT {columns(Match, quote, table)}, {_seen_with(quote)} FROM {table}"
+            f" WHERE {table}.{quote(Match._meta.pk.column)} = %s"
+        )
+
+    found = _fetch(connection, "seen_match", build, [match_id])
+    return found[0] if found else None
 
 
 def bot_seats(match_id):

@@ -97,6 +97,16 @@ def arm(match, game, state, actor=None, restart=True, was_picking=False):
     ``was_picking``: whether the state before it was a pick phase. True if the bot runner has
     anything to do with the match: it has a bot seat, or a person's clock is running.
     """
+    busy, changed = plan(match, game, state, actor, restart, was_picking)
+    if changed:
+        Match.objects.filter(pk=match.pk).update(**changed)
+    return busy
+
+
+def plan(match, game, state, actor=None, restart=True, was_picking=False):
+    """``arm``, but the match row's own clock fields are returned, not written: (``arm``'s answer,
+    {field: value} for the caller's update of the row, which must happen in the same transaction).
+    The machines' clocks (``BotSeat`` rows) are written here."""
     bot_seats = plainsql.bot_seats(match.pk)
     due = game.to_move(state) if state is not None else ()
     now = timezone.now()
@@ -131,9 +141,7 @@ def arm(match, game, state, actor=None, restart=True, was_picking=False):
         changed.update(deadline_0=people[0], deadline_1=people[1])
     if control.bank and banks != match.banks:
         changed.update(bank_0=banks[0], bank_1=banks[1])
-    if changed:
-        Match.objects.filter(pk=match.pk).update(**changed)
-    return bool(bot_seats) or any(people)
+    return bool(bot_seats) or any(people), changed
 
 
 def grant(match_ids, seconds):

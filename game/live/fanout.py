@@ -132,6 +132,9 @@ def match_after(match_id, ring=None):
     of this process that heard it first, never earlier."""
     if ring is not None:
         match = rows.get((match_id, ring))
+        if isinstance(match, Kept):
+            match = made(match.row, connections[DEFAULT_DB_ALIAS])
+            rows.put((match_id, ring), match)
         if match is not None:
             return match
     match = read_match(match_id)
@@ -170,9 +173,7 @@ def read_match(match_id):
     row = plainsql.seen_match(match_id)
     if row is None:
         return None
-    match, latest = seen(row, connection)
-    keep_events(match, latest)
-    return match
+    return made(row, connection)
 
 
 def seen(row, connection):
@@ -194,18 +195,31 @@ def seen(row, connection):
     return match, latest
 
 
-def keep_events(match, latest):
+def made(row, connection):
+    """The match of a ``seen`` row, its current version's events kept in ``events``."""
+    match, latest = seen(row, connection)
     if latest is not None:
         events.put((match.pk, match.seed, match.version), latest)
+    return match
+
+
+class Kept:
+    """A row a command of this process returned (``written``), made into a match by the first
+    socket that uses it (``match_after``): a process with no socket on the match pays for nothing
+    but the row's transfer."""
+
+    __slots__ = ("row",)
+
+    def __init__(self, row):
+        self.row = row
 
 
 def written(sender, match_id, ring, row, **kwargs):
     """``services.applied``: a command of this process committed ``row`` (``plainsql.update_match``'s
     ``seen``) and rings ``ring`` next. The row is what a read after that ring would find for it, so
-    this process's sockets that hear the ring use it and read nothing; it serves that ring only."""
-    match, latest = seen(row, connections[DEFAULT_DB_ALIAS])
-    keep_events(match, latest)
-    rows.put((match_id, ring), match)
+    this process's sockets that hear the ring use it and read nothing; it serves that ring only,
+    and never a socket that has been sent or acknowledged anything newer (``match_for``)."""
+    rows.put((match_id, ring), Kept(row))
 
 
 services.applied.connect(written, dispatch_uid="fanout.written")

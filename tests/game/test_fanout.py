@@ -215,7 +215,7 @@ async def test_a_socket_that_handled_a_later_ring_first_is_not_sent_the_row_kept
         await database_sync_to_async(services.apply_command)(match.pk, host, "h", 0, HOST_TEAMS[1])
         await database_sync_to_async(services.apply_command)(match.pk, guest, "g", 0, GUEST_TEAMS[1])
         (one, first), (two, second) = held_rings
-        assert (one, two) == (1, 2) and fanout.rows.get((match.pk, first)).version == 1
+        assert (one, two) == (1, 2) and isinstance(fanout.rows.get((match.pk, first)), fanout.Kept)
         await deliver(match, two, second)
         for socket in sockets:
             got = await socket.receive_until(lambda f: f["type"] == "state")
@@ -366,14 +366,16 @@ def test_the_row_a_command_keeps_is_what_a_read_after_its_doorbell_finds(host, g
         match = live_match(host, guest)
         for seat, user, teams in ((0, host, HOST_TEAMS[1]), (1, guest, GUEST_TEAMS[1])):
             services.apply_command(match.pk, user, f"c{seat}", 0, teams)
-        assert [fanout.rows.get(key).version for key in kept] == [1, 2]
-        same_row(frames.load_match(match.pk), fanout.rows.get(kept[-1]))
+        assert all(isinstance(fanout.rows.get(key), fanout.Kept) for key in kept)
+        assert [fanout.match_after(*key).version for key in kept] == [1, 2]
+        same_row(frames.load_match(match.pk), fanout.match_after(*kept[-1]))
         fanout.clear()
         services.resign(match, guest, "r")
         assert len(kept) == 3 and len({ring for _match, ring in kept}) == 3
-        row = fanout.rows.get(kept[-1])
+        # Made into a match only when a socket uses it; with the events, so with no read.
+        assert isinstance(fanout.rows.get(kept[-1]), fanout.Kept) and len(fanout.events) == 0
+        row = fanout.match_after(*kept[-1])
         assert (row.version, row.status, row.deadline_0, row.deadline_1) == (3, "finished", None, None)
-        # The events came with it: the last version's are the stored ones, with no read.
         assert fanout.events.get((match.pk, match.seed, 3)) == MatchEvent.objects.get(match=match, version=3).events
         same_row(frames.load_match(match.pk), row)
     finally:

@@ -129,7 +129,10 @@ def match_after(match_id, ring=None):
     """The match as read after the doorbell ``ring`` was heard (None: an unnamed ring, read anew).
 
     Call only after this socket has heard ``ring``: the entry may have been read for another socket
-    of this process that heard it first, never earlier."""
+    of this process that heard it first, never earlier, or kept by the command of this process that
+    rang it (``written``). Either may be older than what the calling socket has been sent or
+    acknowledged since: the match socket takes it through ``match_for``, which checks (the chat's
+    news takes chat rings only, under which nothing is kept)."""
     if ring is not None:
         match = rows.get((match_id, ring))
         if isinstance(match, Kept):

@@ -195,7 +195,8 @@ def versions_in(frames_received):
     return [f["version"] for f in frames_received if f["type"] in ("version", "state", "snapshot")]
 
 
-async def drain_html(socket):
+async def drain(socket):
+    """Receive until nothing more comes (a browser socket's fragments have no type to wait for)."""
     while not await socket.nothing_more():
         await socket.receive()
 
@@ -208,9 +209,9 @@ async def test_a_socket_that_handled_a_later_ring_first_is_not_sent_the_row_kept
     match, sockets = await watched_match(host, guest, 1)
     page = await open_socket(match.pk, html=True, address="10.0.1.1")
     try:
-        await drain_html(page)
+        await drain(page)
         for socket in sockets:
-            await drain_html(socket)
+            await drain(socket)
         held_rings.clear()
         await database_sync_to_async(services.apply_command)(match.pk, host, "h", 0, HOST_TEAMS[1])
         await database_sync_to_async(services.apply_command)(match.pk, guest, "g", 0, GUEST_TEAMS[1])
@@ -221,12 +222,10 @@ async def test_a_socket_that_handled_a_later_ring_first_is_not_sent_the_row_kept
             got = await socket.receive_until(lambda f: f["type"] == "state")
             assert versions_in(got) == [1, 2, 2]
         await page.receive()  # the page's update to version 2
-        await drain_html(page)
-        page_frames = len(page.frames)
+        await drain(page)
         await deliver(match, one, first)
-        for socket in sockets:
-            assert await socket.nothing_more(), socket.frames[-1]
-        assert await page.nothing_more() and len(page.frames) == page_frames, page.frames[-1][:300]
+        for socket in sockets + [page]:
+            assert await socket.nothing_more()
         # The read made for the earlier ring replaced its row: a socket hearing it later uses it.
         assert fanout.rows.get((match.pk, first)).version == 2
     finally:

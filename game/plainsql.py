@@ -9,9 +9,10 @@ Everything else keeps using the ORM.
 import threading
 from typing import NamedTuple
 
+from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connections
 
-from .models import BotSeat, Match, MatchEvent
+from .models import PROGRAM_MARKS, BotSeat, Match, MatchEvent
 
 _local = threading.local()
 _sql = {}
@@ -144,9 +145,11 @@ def insert_event(values):
         return cursor.rowcount == 1
 
 
-def update_match(match_id, values, version=None, status=None):
+def update_match(match_id, values, version=None, status=None, seen=False):
     """Set the match's ``{field name: value}``; only where its version and status are still
-    ``version`` and ``status`` when given. Returns the number of rows changed (0 or 1)."""
+    ``version`` and ``status`` when given. Returns the number of rows changed (0 or 1); with
+    ``seen``, the row as the update left it, as ``seen_match`` reads it (None if unchanged): the
+    sockets of the process that made a change need no read of their own after its doorbell."""
     connection = connections[DEFAULT_DB_ALIAS]
     prepared = _prepared(Match, values, connection)
     names = tuple(column for column, _ in prepared)
@@ -154,15 +157,74 @@ def update_match(match_id, values, version=None, status=None):
 
     def build(quote):
         where = " AND ".join(f"{quote(name)} = %s" for name in (Match._meta.pk.column, *conditions))
+        returning = f" RETURNING {columns(Match, quote, quote(Match._meta.db_table))}, {_seen_with(quote)}" if seen else ""
         return (
             f"UPDATE {quote(Match._meta.db_table)} SET {', '.join(f'{quote(name)} = %s' for name in names)}"
-            f" WHERE {where}"
+            f" WHERE {where}{returning}"
         )
 
     params = [value for _, value in prepared] + [match_id] + [value for value in (version, status) if value is not None]
     with connection.cursor() as cursor:
-        cursor.execute(_statement(connection, ("update_match", names, conditions), build), params)
+        cursor.execute(_statement(connection, ("update_match", names, conditions, seen), build), params)
+        if seen:
+            return cursor.fetchone()
         return cursor.rowcount
+
+
+# What ``seen_match`` brings besides the match's columns, in this order.
+SEEN_WITH = ("host's username", "guest's username", "host is a program", "guest is a program",
+             "host's bot level", "guest's bot level", "the current version's events")
+
+
+def _seen_with(quote, latest=None):
+    """The SQL of ``SEEN_WITH``: scalar subqueries on the match's row, named by its table's name
+    (SQLite's RETURNING takes no alias), so a SELECT and an UPDATE's RETURNING share them.
+    ``latest``: the SQL of the current version's events, where the events table cannot show them
+    yet (``write_command``)."""
+    match = quote(Match._meta.db_table)
+    column = {field: f"{match}.{quote(Match._meta.get_field(field).column)}" for field in ("id", "host", "guest", "version")}
+    user = get_user_model()._meta
+    users, user_id, name = quote(user.db_table), quote(user.pk.column), quote(user.get_field("username").column)
+    names = [f"(SELECT u.{name} FROM {users} u WHERE u.{user_id} = {column[seat]})" for seat in ("host", "guest")]
+    programs = [
+        "(%s)" % " OR ".join(_marked(quote, user, accessor, column[seat]) for accessor in PROGRAM_MARKS)
+        for seat in ("host", "guest")
+    ]
+    bots, bot = BotSeat._meta, {field: quote(BotSeat._meta.get_field(field).column) for field in ("match", "seat", "level")}
+    levels = [
+        f"(SELECT b.{bot['level']} FROM {quote(bots.db_table)} b WHERE b.{bot['match']} = {column['id']}"
+        f" AND b.{bot['seat']} = {seat})"
+        for seat in (0, 1)
+    ]
+    event = {field: quote(MatchEvent._meta.get_field(field).column) for field in ("match", "version", "events")}
+    latest = latest or (
+        f"(SELECT e.{event['events']} FROM {quote(MatchEvent._meta.db_table)} e"
+        f" WHERE e.{event['match']} = {column['id']} AND e.{event['version']} = {column['version']})"
+    )
+    return ", ".join(names + programs + levels + [latest])
+
+
+def _marked(quote, user, accessor, seat_column):
+    """SQL: the account in ``seat_column`` has a row behind its reverse one-to-one ``accessor``."""
+    relation = user.get_field(accessor)
+    table, column = quote(relation.related_model._meta.db_table), quote(relation.field.column)
+    return f"EXISTS (SELECT 1 FROM {table} WHERE {table}.{column} = {seat_column})"
+
+
+def seen_match(match_id):
+    """The match's row with ``SEEN_WITH`` after its columns, or None (``match_id`` as the database
+    has it: ``valid_match_id``)."""
+    connection = connections[DEFAULT_DB_ALIAS]
+
+    def build(quote):
+        table = quote(Match._meta.db_table)
+        return (
+            f"SELECT {columns(Match, quote, table)}, {_seen_with(quote)} FROM {table}"
+            f" WHERE {table}.{quote(Match._meta.pk.column)} = %s"
+        )
+
+    found = _fetch(connection, "seen_match", build, [match_id])
+    return found[0] if found else None
 
 
 def bot_seats(match_id):
@@ -184,30 +246,33 @@ class Written(NamedTuple):
     inserted: bool  # False: the seat made this command before (``insert_event``); nothing written
     updated: bool  # False: the match was not at the version and status given; roll back
     bot_seats: list  # the match's ``BotSeat`` rows once both are done (else empty)
+    row: tuple  # the match as the update left it, as ``seen_match`` reads it (None unless updated)
 
 
 def write_command(match_id, event, fields, version, status):
     """A command's write, under the match's lock (``locked_match``, same transaction): insert the
     ``MatchEvent`` row ``event`` as ``insert_event`` does; only if it was inserted, set the match's
-    ``fields`` where its version and status are still ``version`` and ``status``; read its bot
-    seats. One API for both databases; one statement on PostgreSQL, three on SQLite, which has no
-    INSERT or UPDATE inside WITH (nothing commits between them: SQLite's transaction holds the
-    database's write lock)."""
+    ``fields`` where its version and status are still ``version`` and ``status``, returning the row
+    as ``seen_match`` would read it; read its bot seats. One API for both databases; one statement
+    on PostgreSQL, three on SQLite, which has no INSERT or UPDATE inside WITH (nothing commits
+    between them: SQLite's transaction holds the database's write lock)."""
     connection = connections[DEFAULT_DB_ALIAS]
     if connection.vendor != "postgresql":
         if not insert_event(event):
-            return Written(False, False, [])
-        if update_match(match_id, fields, version, status) != 1:
-            return Written(True, False, [])
-        return Written(True, True, bot_seats(match_id))
+            return Written(False, False, [], None)
+        row = update_match(match_id, fields, version, status, seen=True)
+        if row is None:
+            return Written(True, False, [], None)
+        return Written(True, True, bot_seats(match_id), row)
     inserting = _prepared(MatchEvent, event, connection)
     setting = _prepared(Match, fields, connection)
     names = (tuple(column for column, _ in inserting), tuple(column for column, _ in setting))
 
     def build(quote):
         # The parts of a WITH share one snapshot and see one another's writes only through
-        # RETURNING: the update waits on the insert through EXISTS (SELECT 1 FROM ins), and the
-        # seats are read only when both were made.
+        # RETURNING: the update waits on the insert through EXISTS (SELECT 1 FROM ins), the row it
+        # returns takes the version's events from the insert's RETURNING (the events table, read
+        # there, would not have them yet), and the seats are read only when both were made.
         #
         # Why the seats may be read here and not in the locked read: under READ COMMITTED each
         # statement starts with a new snapshot holding every transaction committed up to that
@@ -219,15 +284,21 @@ def write_command(match_id, event, fields, version, status):
         # wait, so a seat committed meanwhile would be missed there.
         event_table, match_table, pk = quote(MatchEvent._meta.db_table), quote(Match._meta.db_table), quote("id")
         target = ", ".join(quote(MatchEvent._meta.get_field(field).column) for field in ("match", "seat", "client_id"))
+        events = quote(MatchEvent._meta.get_field("events").column)
+        seen_columns = len(Match._meta.concrete_fields) + len(SEEN_WITH)
         return (
             f"WITH ins AS (INSERT INTO {event_table} ({', '.join(quote(name) for name in names[0])})"
             f" VALUES ({', '.join(['%s'] * len(names[0]))})"
-            f" ON CONFLICT ({target}) WHERE NOT ({quote('client_id')} = '') DO NOTHING RETURNING {pk}),"
+            f" ON CONFLICT ({target}) WHERE NOT ({quote('client_id')} = '') DO NOTHING RETURNING {pk}, {events}),"
             f" upd AS (UPDATE {match_table} SET {', '.join(f'{quote(name)} = %s' for name in names[1])}"
             f" WHERE {quote(Match._meta.pk.column)} = %s AND {quote('version')} = %s AND {quote('status')} = %s"
-            f" AND EXISTS (SELECT 1 FROM ins) RETURNING {pk})"
-            f" SELECT {columns(BotSeat, quote, 'bot')}, EXISTS (SELECT 1 FROM ins), EXISTS (SELECT 1 FROM upd)"
-            f" FROM (VALUES (1)) AS one (x) LEFT JOIN {quote(BotSeat._meta.db_table)} AS bot"
+            f" AND EXISTS (SELECT 1 FROM ins)"
+            f" RETURNING {columns(Match, quote, match_table)}, {_seen_with(quote, f'(SELECT {events} FROM ins)')})"
+            f" SELECT {columns(BotSeat, quote, 'bot')}, EXISTS (SELECT 1 FROM ins), EXISTS (SELECT 1 FROM upd),"
+            f" {', '.join(f'upd.c{n}' for n in range(seen_columns))}"
+            f" FROM (VALUES (1)) AS one (x)"
+            f" LEFT JOIN (SELECT * FROM upd) AS upd ({', '.join(f'c{n}' for n in range(seen_columns))}) ON TRUE"
+            f" LEFT JOIN {quote(BotSeat._meta.db_table)} AS bot"
             f" ON bot.{quote(BotSeat._meta.get_field('match').column)} = %s AND EXISTS (SELECT 1 FROM upd)"
         )
 
@@ -235,4 +306,5 @@ def write_command(match_id, event, fields, version, status):
     rows = _fetch(connection, ("write_command", names), build, params)
     count = len(BotSeat._meta.concrete_fields)
     seats = [from_row(BotSeat, row, connection) for row in rows if row[0] is not None]
-    return Written(rows[0][count], rows[0][count + 1], seats)
+    inserted, updated = rows[0][count], rows[0][count + 1]
+    return Written(inserted, updated, seats, tuple(rows[0][count + 2:]) if updated else None)

@@ -25,16 +25,23 @@ class Result(NamedTuple):
     duplicate: bool
 
 
-def _ring_on_commit(match_id, version):
+def _ring_on_commit(match_id, version, ring=None):
     # robust: the change is committed whatever happens to the doorbell; sockets catch up on the
     # next doorbell or reconnect, so a lost ring is never worth an error for the player.
-    transaction.on_commit(partial(groups.ring_doorbell, match_id, version), robust=True)
+    transaction.on_commit(partial(groups.ring_doorbell, match_id, version, ring), robust=True)
 
 
 # Sent on the commit of a change to a match with a machine in a seat or a clock running, with the
 # match's id: the bot runner (game.programs.runner) settles it then. A signal, so that this module
 # need not import the runner, which plays through this module.
 settle_requested = Signal()
+
+# Sent on the commit of a command, before its doorbell rings, with the match's id, the ``ring`` it
+# rings, ``row``: the match as the command's write left it (``plainsql.write_command``'s ``row``),
+# and ``changed``: the clock fields set after that write in the same transaction. The process's
+# sockets take them as their read after that ring (game/live/fanout.py); a signal, so that this
+# module need not import the sockets' code, which imports it.
+applied = Signal()
 
 # Sent on the commit of every change to a match, with the match's id: spectators' win chances are
 # estimated then (game.programs.winchances), off this process.
@@ -54,7 +61,7 @@ def _ended(current, fields):
     match_ended.send(sender=Match, match=current)
 
 
-def _changed(match, version, game, state, actor=None, restart=True, was_picking=False, bot_seats=None):
+def _changed(match, version, game, state, actor=None, restart=True, was_picking=False):
     """What every change sets off, inside its transaction: move clocks now; doorbell and the bot
     runner (bots' moves, timers at the clocks' deadlines) on commit.
 
@@ -62,10 +69,15 @@ def _changed(match, version, game, state, actor=None, restart=True, was_picking=
     match is not being played); ``restart``: whether the change restarts ``actor``'s clock
     (``Game.restarts_clock``); ``was_picking``: whether the state before it was a pick phase.
     """
-    _ring_on_commit(match.pk, version)
-    transaction.on_commit(partial(match_changed.send, sender=Match, match_id=match.pk), robust=True)
-    if clocks.arm(match, game, state, actor, restart, was_picking, bot_seats):
-        transaction.on_commit(partial(settle_requested.send, sender=Match, match_id=match.pk), robust=True)
+    _announce(match.pk, version, clocks.arm(match, game, state, actor, restart, was_picking))
+
+
+def _announce(match_id, version, busy, ring=None):
+    """The doorbell (named ``ring``, if given) and the bot runner if ``busy`` (``clocks.arm``), on commit."""
+    _ring_on_commit(match_id, version, ring)
+    transaction.on_commit(partial(match_changed.send, sender=Match, match_id=match_id), robust=True)
+    if busy:
+        transaction.on_commit(partial(settle_requested.send, sender=Match, match_id=match_id), robust=True)
 
 
 def game_named(name):
@@ -393,10 +405,19 @@ def _change(match_id, user, client_id, command, run, seat=None):
             # Only possible if something bypassed the lock; raising rolls the event row back too.
             raise ServiceError("stale_version", _("The match changed meanwhile; try again."))
         restart = game.restarts_clock(command)
-        _changed(
-            current, version, game, state, actor=seat, restart=restart, was_picking=was_picking,
-            bot_seats=written.bot_seats,
+        # The seats came with the write (read after the lock was taken); the match's own clock
+        # fields, when they change (a timed match), take an update of their own, and the row kept
+        # for the sockets takes them too.
+        busy, clock_fields = clocks.plan(current, game, state, seat, restart, was_picking, written.bot_seats)
+        if clock_fields:
+            plainsql.update_match(current.pk, clock_fields)
+        ring = groups.new_ring()
+        # Before the doorbell: the process's sockets that hear it find the row kept.
+        transaction.on_commit(
+            partial(applied.send, sender=Match, match_id=current.pk, ring=ring, row=written.row, changed=clock_fields),
+            robust=True,
         )
+        _announce(current.pk, version, busy, ring)
         if outcome is not None:
             _ended(current, fields)
     return Result(version, False)

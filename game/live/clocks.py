@@ -89,17 +89,27 @@ def next_bank(deadline, bank, period, now, control, pick_seconds):
     return deadline, bank
 
 
-def arm(match, game, state, actor=None, restart=True, was_picking=False, bot_seats=None):
+def arm(match, game, state, actor=None, restart=True, was_picking=False):
     """Set or clear every clock of ``match`` after a change by ``actor``.
 
     ``match`` is the row as it was before the change (its deadlines are the clocks that ran until
     now); ``state`` is the ``game``'s state after it (None: the match is not being played);
-    ``was_picking``: whether the state before it was a pick phase. ``bot_seats``: the match's
+    ``was_picking``: whether the state before it was a pick phase. True if the bot runner has
+    anything to do with the match: it has a bot seat, or a person's clock is running.
+    """
+    busy, changed = plan(match, game, state, actor, restart, was_picking)
+    if changed:
+        Match.objects.filter(pk=match.pk).update(**changed)
+    return busy
+
+
+def plan(match, game, state, actor=None, restart=True, was_picking=False, bot_seats=None):
+    """``arm``, but the match row's own clock fields are returned, not written: (``arm``'s answer,
+    {field: value} for the caller's update of the row, which must happen in the same transaction).
+    The machines' clocks (``BotSeat`` rows) are written here. ``bot_seats``: the match's
     ``BotSeat`` rows, if the caller read them in a statement that started after it took the match's
     lock (a command's write, ``plainsql.write_command``): an older read could miss a seat added
-    meanwhile. True if the bot runner has anything to do with the match: it has a bot seat, or a
-    person's clock is running.
-    """
+    meanwhile."""
     if bot_seats is None:
         bot_seats = plainsql.bot_seats(match.pk)
     due = game.to_move(state) if state is not None else ()
@@ -135,9 +145,7 @@ def arm(match, game, state, actor=None, restart=True, was_picking=False, bot_sea
         changed.update(deadline_0=people[0], deadline_1=people[1])
     if control.bank and banks != match.banks:
         changed.update(bank_0=banks[0], bank_1=banks[1])
-    if changed:
-        Match.objects.filter(pk=match.pk).update(**changed)
-    return bool(bot_seats) or any(people)
+    return bool(bot_seats) or any(people), changed
 
 
 def grant(match_ids, seconds):

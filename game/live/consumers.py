@@ -103,6 +103,10 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
         # The last version this socket was brought up to; None until a JSON client says hello.
         self.version = None
         self.last_sent = None
+        # (version, made) of the newest change this socket acknowledged: ``made``, whether that
+        # change made the version (a command) rather than changed the match at it (an abort, a
+        # rematch answer); see ``stale``.
+        self.acked = None
         self.log_book = None
         self.log_players = None
         self.seed = None
@@ -206,7 +210,7 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
             elif frame["type"] == "mute":
                 await self.mute(frame)
             elif frame["type"] == "abort":
-                await self.act(frame["id"], fairness.abort, self.match_id, self.user)
+                await self.act(frame["id"], fairness.abort, self.match_id, self.user, made=False)
             elif frame["type"] == "claim":
                 await self.act(frame["id"], fairness.claim_win, self.match_id, self.user)
             elif frame["type"] == "resign":
@@ -248,10 +252,12 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
             await self.send_error(error.code, error.message, client_id)
             return None
 
-    async def act(self, client_id, service, *args):
+    async def act(self, client_id, service, *args, made=True):
+        """``service(*args)``, acknowledged; ``made``: whether its change makes a version of its own."""
         result = await self.call(client_id, service, *args)
         if result is None:
             return
+        self.acknowledged(result.version, made)
         if self.html:
             await self.send(presenter.render_notice())
         else:
@@ -263,11 +269,33 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
         match = await self.call(client_id, rematch.answer, self.match_id, self.user, action)
         if match is None:
             return
+        self.acknowledged(match.version, False)
         if self.html:
             await self.send(presenter.render_notice())
         else:
             answer = await database_sync_to_async(rematch.info)(match)
             await self.send_json({"type": "rematch", "id": client_id, **answer})
+
+    def acknowledged(self, version, made):
+        """Note a change this socket is about to acknowledge (an acknowledged repeat of an older
+        command leaves the newer one noted)."""
+        if self.acked is None or version > self.acked[0]:
+            self.acked = (version, made)
+        elif version == self.acked[0]:
+            self.acked = (version, made and self.acked[1])
+
+    def stale(self, match):
+        """Whether ``match``, the row kept or read for a ring (``fanout.match_for``), may be older
+        than what this socket has been sent or acknowledged: then it must not be sent from."""
+        if self.last_sent is not None:
+            version = self.last_sent[0]
+            if match.version < version or (match.version == version and sent_key(match, match.seat_of(self.user)) != self.last_sent):
+                return True
+        if self.acked is not None:
+            version, made = self.acked
+            if match.version < version or (match.version == version and not made):
+                return True
+        return False
 
     async def hello(self, known):
         news, frames_out = await database_sync_to_async(self.checked(self.greet))(known)
@@ -302,7 +330,7 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
     def changes(self, ring, shared):
         """(presence news, frames) after the doorbell ``ring``: what brings this viewer up to date.
         ``shared``: what the sockets that heard the ring share (``fanout.together``)."""
-        match = fanout.match_for(shared, self.match_id, ring)
+        match = fanout.match_for(shared, self.match_id, ring, self.stale)
         if match is None:
             return None, []
         news = self.take_seat(match)
@@ -353,7 +381,7 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
     def win_chance_frame(self, ring, shared):
         """A spectator's new win chance (game/programs/winchances.py), or None: for a player of the live
         match (``frames.win_chance`` answers them nothing), or while the version has no estimate."""
-        match = fanout.match_for(shared, self.match_id, ring)
+        match = fanout.match_for(shared, self.match_id, ring, self.stale)
         if match is None:
             return None
         chance = frames.win_chance(match, match.seat_of(self.user))

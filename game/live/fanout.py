@@ -7,7 +7,11 @@ thread. Here the sockets of a process share their reads and projections instead:
 - ``match_after``: the match row read after a doorbell. Each ring names itself (``ring`` in the
   message, game/services.py), and a read made after one socket of this process heard a ring was
   made after the change it announces had committed, so every socket that hears the same ring may
-  use that read. A socket never uses a read made before it heard its ring.
+  use that read. A socket never uses a read made before it heard its ring. A command applied in
+  this process keeps the row its update returned under its own ring (``written``), so the
+  process's sockets read nothing after it. Such a row, or a read another socket made for the
+  ring, may be older than what a socket has been sent or acknowledged since; ``match_for`` then
+  reads anew for that socket (the ordering argument is at ``match_for``).
 - ``versions``: each version's events as stored, and their projection per audience. A version never
   changes once committed; the keys hold the match's seed too, so an id the database hands out again
   (SQLite after a rollback, a test database) never meets an old entry.
@@ -40,9 +44,8 @@ from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connections
 
-from .. import games, plainsql
-from ..models import PROGRAM_MARKS, Match, MatchEvent
-from ..programs.models import BotSeat
+from .. import games, plainsql, services
+from ..models import Match, MatchEvent
 from . import frames, presence as presence_rows
 
 # An entry is needed only until this process's sockets on the match have used it, i.e. for
@@ -126,9 +129,18 @@ def match_after(match_id, ring=None):
     """The match as read after the doorbell ``ring`` was heard (None: an unnamed ring, read anew).
 
     Call only after this socket has heard ``ring``: the entry may have been read for another socket
-    of this process that heard it first, never earlier."""
+    of this process that heard it first, never earlier, or kept by the command of this process that
+    rang it (``written``). Either may be older than what the calling socket has been sent or
+    acknowledged since: the match socket takes it through ``match_for``, which checks (the chat's
+    news takes chat rings only, under which nothing is kept)."""
     if ring is not None:
         match = rows.get((match_id, ring))
+        if isinstance(match, Kept):
+            kept = match
+            match = made(kept.row, connections[DEFAULT_DB_ALIAS])
+            for field, value in kept.changed.items():
+                setattr(match, field, value)
+            rows.put((match_id, ring), match)
         if match is not None:
             return match
     match = read_match(match_id)
@@ -137,53 +149,21 @@ def match_after(match_id, ring=None):
     return match
 
 
-# The two reads every change costs, as plain SQL: compiling them with the ORM took three to five
-# times as long as running them (docs/performance.md, "Load"); the SQL is written once per process.
+# The events' read, as plain SQL: compiling it with the ORM took three to five times as long as
+# running it (docs/performance.md, "Load"); the SQL is written once per process. The match's own
+# read is ``plainsql.seen_match``.
 _sql = {}
 
 
-def _statements(connection):
+def _events_sql(connection):
     key = connection.vendor
     if key not in _sql:
         quote = connection.ops.quote_name
-        user = get_user_model()._meta
-        users, user_id, name = quote(user.db_table), quote(user.pk.column), quote(user.get_field("username").column)
-        columns = plainsql.columns(Match, quote, "m")
-        column = {field: quote(Match._meta.get_field(field).column) for field in ("id", "host", "guest")}
-        programs = ", ".join(
-            "(%s)" % " OR ".join(_marked(quote, user, accessor, f"m.{column[seat]}") for accessor in PROGRAM_MARKS)
-            for seat in ("host", "guest")
-        )
-        bots, bot = BotSeat._meta, {field: quote(BotSeat._meta.get_field(field).column) for field in ("match", "seat", "level")}
-        levels = ", ".join(
-            f"(SELECT b.{bot['level']} FROM {quote(bots.db_table)} b WHERE b.{bot['match']} = m.{column['id']}"
-            f" AND b.{bot['seat']} = {seat})"
-            for seat in (0, 1)
-        )
-        event = {field: quote(MatchEvent._meta.get_field(field).column) for field in ("match", "version", "events")}
-        latest = (
-            f"(SELECT e.{event['events']} FROM {quote(MatchEvent._meta.db_table)} e"
-            f" WHERE e.{event['match']} = m.{column['id']} AND e.{event['version']} = m.{quote(Match._meta.get_field('version').column)})"
-        )
-        match_sql = (
-            f"SELECT {columns}, h.{name}, g.{name}, {programs}, {levels}, {latest} FROM {quote(Match._meta.db_table)} m"
-            f" LEFT JOIN {users} h ON h.{user_id} = m.{column['host']}"
-            f" LEFT JOIN {users} g ON g.{user_id} = m.{column['guest']}"
-            f" WHERE m.{column['id']} = %s"
-        )
-        events_sql = (
+        _sql[key] = (
             f"SELECT {quote('version')}, {quote('events')} FROM {quote(MatchEvent._meta.db_table)}"
             f" WHERE {quote('match_id')} = %s AND {quote('version')} >= %s AND {quote('version')} <= %s"
         )
-        _sql[key] = match_sql, events_sql
     return _sql[key]
-
-
-def _marked(quote, user, accessor, seat_column):
-    """SQL: the account in ``seat_column`` has a row behind its reverse one-to-one ``accessor``."""
-    relation = user.get_field(accessor)
-    table, column = quote(relation.related_model._meta.db_table), quote(relation.field.column)
-    return f"EXISTS (SELECT 1 FROM {table} WHERE {table}.{column} = {seat_column})"
 
 
 def read_match(match_id):
@@ -196,33 +176,66 @@ def read_match(match_id):
     match_id = plainsql.valid_match_id(connection, match_id)
     if match_id is None:
         return None
-    match_sql, _events = _statements(connection)
-    with connection.cursor() as cursor:
-        cursor.execute(match_sql, [match_id])
-        row = cursor.fetchone()
+    row = plainsql.seen_match(match_id)
     if row is None:
         return None
-    fields = Match._meta.concrete_fields
+    return made(row, connection)
+
+
+def seen(row, connection):
+    """(the match, the events of its current version as stored, or None) from a row of
+    ``plainsql.seen_match`` (or an update's ``seen``); nothing is cached yet."""
+    fields = len(Match._meta.concrete_fields)
     match = plainsql.from_row(Match, row, connection)
     User = get_user_model()
-    names, programs, levels = row[len(fields) : len(fields) + 2], row[len(fields) + 2 : len(fields) + 4], row[len(fields) + 4 : len(fields) + 6]
-    latest = row[len(fields) + 6]
+    names, programs, levels = row[fields : fields + 2], row[fields + 2 : fields + 4], row[fields + 4 : fields + 6]
+    latest = row[fields + 6]
     if latest is not None:
-        field = MatchEvent._meta.get_field("events")
-        events.put((match.pk, match.seed, match.version), field.from_db_value(latest, None, connection))
+        latest = MatchEvent._meta.get_field("events").from_db_value(latest, None, connection)
     for seat, name in zip(("host", "guest"), names):
         user_id = getattr(match, f"{seat}_id")
         if user_id is not None:
             setattr(match, seat, User.from_db(DEFAULT_DB_ALIAS, [User._meta.pk.attname, "username"], (user_id, name)))
     frames.remember_programs(match, programs)
     frames.remember_machines(match, levels)
+    return match, latest
+
+
+def made(row, connection):
+    """The match of a ``seen`` row, its current version's events kept in ``events``."""
+    match, latest = seen(row, connection)
+    if latest is not None:
+        events.put((match.pk, match.seed, match.version), latest)
     return match
+
+
+class Kept:
+    """A row a command of this process returned (``written``), with the fields set after it in the
+    same transaction (``changed``: the clocks of a timed match), made into a match by the first
+    socket that uses it (``match_after``): a process with no socket on the match pays for nothing
+    but the row's transfer."""
+
+    __slots__ = ("row", "changed")
+
+    def __init__(self, row, changed):
+        self.row, self.changed = row, changed
+
+
+def written(sender, match_id, ring, row, changed, **kwargs):
+    """``services.applied``: a command of this process committed ``row`` (``plainsql.write_command``'s
+    ``row``) and then ``changed`` and rings ``ring`` next. That is what a read after that ring would
+    find, so this process's sockets that hear the ring use it and read nothing; it serves that ring
+    only, and never a socket that has been sent or acknowledged anything newer (``match_for``)."""
+    rows.put((match_id, ring), Kept(row, changed))
+
+
+services.applied.connect(written, dispatch_uid="fanout.written")
 
 
 def read_events(match_id, first, last):
     """{version: the events as stored} for the versions first..last of the match."""
     connection = connections[DEFAULT_DB_ALIAS]
-    _match, events_sql = _statements(connection)
+    events_sql = _events_sql(connection)
     field = MatchEvent._meta.get_field("events")
     with connection.cursor() as cursor:
         cursor.execute(events_sql, [match_id, first, last])
@@ -361,11 +374,53 @@ async def together(key, call):
     return value
 
 
-def match_for(shared, match_id, ring):
-    """``match_after(match_id, ring)``, read once per ``together`` call: its sockets use one row."""
+def match_for(shared, match_id, ring, stale=None):
+    """``match_after(match_id, ring)``, read once per ``together`` call: its sockets use one row.
+
+    ``stale(row)``: whether the row is older than what the calling socket has been sent or has
+    acknowledged (``MatchConsumer.stale``). Such a row is read anew, and the call's sockets after
+    this one use the new row (nothing made from the old one in ``once``).
+
+    Why the check belongs to the socket. The row for a ring is one of two things: the row a
+    command of this process kept at its commit (``written``), or a read made after some socket of
+    this process heard the ring. Either is at least as new as the change the ring announces, and
+    no newer than the moment it was kept or read. A socket handles its messages one at a time, but
+    between the keeping or reading of that row and the moment this socket handles the ring, it may
+    have handled other messages:
+
+    - a later ring, whose row it was sent (the rings of two commands of one match reach a socket
+      in any order: they are sent from different threads, or processes): the row for the earlier
+      ring has a lower version than the one sent;
+    - its own command, acknowledged: the command committed in this process after the row for an
+      earlier ring was kept (the bot's move kept at its commit, its ring still on its way) or read
+      (by another socket, in a batch the database thread ran before the command). The row's
+      version is lower than the acknowledged one, or the same version for a change that keeps it
+      (an abort, a rematch answer).
+
+    A row at a higher version than everything the socket was sent or acknowledged is newer than
+    all of it (a version never changes once committed, and nothing changes a match at a version
+    after the next one exists). A row at the same version is newer only if the socket was brought
+    to that very row's state (its key equal to the one sent: nothing to send), or acknowledged the
+    command that made the version. Anything else is read anew: that read is made after this socket
+    handled everything it was sent or acknowledged, whose changes had committed by then, so it is
+    at least as new as all of it. A read after the ring was heard serves every socket that hears
+    it later too, so it replaces the ring's row.
+
+    A process-wide rule (use a kept row only if the process has seen nothing newer of the match)
+    is not enough on its own: an abort or a rematch answer changes a match without a new version,
+    an acknowledged repeat of a command may have committed in another process, and a bounded table
+    that forgets a match must then refuse every row kept for it. The socket knows exactly what it
+    was sent and acknowledged."""
     if "match" not in shared:
         shared["match"] = match_after(match_id, ring)
-    return shared["match"]
+    match = shared["match"]
+    if match is not None and stale is not None and stale(match):
+        match = read_match(match_id)
+        if match is not None and ring is not None:
+            rows.put((match_id, ring), match)
+        shared.clear()
+        shared["match"] = match
+    return match
 
 
 def once(shared, key, make):

@@ -25,17 +25,23 @@ def watchers_group(match_id):
     return f"match-{match_id}-watching"
 
 
-def ring_doorbell(match_id, version):
+def new_ring():
+    """A name for one ring, unique to it."""
+    return secrets.token_hex(8)
+
+
+def ring_doorbell(match_id, version, ring=None):
     """Tell every socket on the match that it may be behind. Carries no state and no events; ``ring``
-    names this ring, so the sockets of one process can share one read made after it (game/fanout.py)."""
-    send(match_group(match_id), {"type": "match.changed", "version": version, "ring": secrets.token_hex(8)})
+    names this ring (a new name if None), so the sockets of one process can share one read made
+    after it (game/fanout.py)."""
+    send(match_group(match_id), {"type": "match.changed", "version": version, "ring": ring or new_ring()})
 
 
 def presence_ring(origin=None):
     """The message that tells a match's sockets its presence changed: ``origin`` (a socket that
     needs no news of itself), and ``ring`` naming this ring, so the sockets of one process count
     once for it (game/fanout.py)."""
-    return {"type": "presence.changed", "origin": origin, "ring": secrets.token_hex(8)}
+    return {"type": "presence.changed", "origin": origin, "ring": new_ring()}
 
 
 def ring_presence(match_id):

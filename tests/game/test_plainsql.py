@@ -125,12 +125,16 @@ def test_the_command_s_write_inserts_updates_and_brings_the_bot_seats_as_the_orm
     )
     row = Match.objects.get(pk=match.pk)
     assert (row.version, row.state, row.updated) == (match.version + 1, {"phase": "after"}, fields["updated"])
+    # The row it returns is the one a read after it finds, the new version's events included.
+    assert written.row == plainsql.seen_match(match.pk)
+    assert written.row[-1] is not None
 
 
 def test_the_command_s_write_brings_no_seats_for_a_match_without_any(host, guest):
     match = live_match(host, guest)
     written = plainsql.write_command(match.pk, *a_command(match), match.version, Match.Status.LIVE)
-    assert written == (True, True, [])
+    assert written[:3] == (True, True, [])
+    assert written.row == plainsql.seen_match(match.pk)
 
 
 def test_the_command_s_write_of_a_repeated_client_id_inserts_and_updates_nothing(vs_computer):
@@ -138,7 +142,7 @@ def test_the_command_s_write_of_a_repeated_client_id_inserts_and_updates_nothing
     assert plainsql.write_command(match.pk, *a_command(match, "same"), match.version, Match.Status.LIVE).updated
     again = Match.objects.get(pk=match.pk)
     written = plainsql.write_command(again.pk, *a_command(again, "same"), again.version, Match.Status.LIVE)
-    assert written == (False, False, [])
+    assert written == (False, False, [], None)
     assert Match.objects.get(pk=match.pk).version == match.version + 1
     assert list(MatchEvent.objects.filter(match=match).values_list("version", "client_id")) == [
         (match.version + 1, "same")
@@ -159,7 +163,7 @@ def test_the_command_s_write_updates_nothing_at_another_version_or_status(vs_com
     else:
         status = Match.Status.FINISHED
     # The event is inserted all the same: the service raises on ``updated`` False, which rolls it back.
-    assert plainsql.write_command(match.pk, event, fields, version, status) == (True, False, [])
+    assert plainsql.write_command(match.pk, event, fields, version, status) == (True, False, [], None)
     row = Match.objects.get(pk=match.pk)
     assert (row.version, row.state) == (match.version, match.state)
 

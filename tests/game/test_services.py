@@ -162,7 +162,7 @@ def test_it_refuses_commands_for_a_match_that_has_not_started(host):
 
 def test_it_rings_the_doorbell_only_after_commit(host, guest, monkeypatch):
     rung = []
-    monkeypatch.setattr(groups, "ring_doorbell", lambda match_id, version: rung.append((match_id, version)))
+    monkeypatch.setattr(groups, "ring_doorbell", lambda match_id, version, ring=None: rung.append((match_id, version)))
     match = live_match(host, guest)
     rung.clear()
     services.apply_command(match.pk, host, "a", 0, HOST_TEAMS[1])

@@ -319,7 +319,7 @@ class Viewer:
             for missed in range(self.version + 1, version + 1):
                 table.received(missed, self.seat, t)
         self.version = version if self.version is None else max(self.version, version)
-        self.scanner.fragment(version, state == "live", text, table.known_through)
+        self.scanner.fragment(version, state, text, table.known_through)
         table.judge(self)
         table.changed.set()
 

@@ -97,14 +97,14 @@ def test_html_fragments_give_their_version_and_appended_log_lines():
 
 def test_html_scanner_flags_a_hidden_card_by_name_outside_the_catalogues():
     scanner = HtmlScanner(truth_with_host_deck(), None)
-    scanner.fragment(1, True, status_fragment(1) + "<p>Their deck: Archer</p>", known_through=1)
+    scanner.fragment(1, "live", status_fragment(1) + "<p>Their deck: Archer</p>", known_through=1)
     assert scanner.findings and "archer" in scanner.findings[0]["problems"][0]
 
 
 def test_html_scanner_allows_catalogues_and_waits_for_the_truth():
     scanner = HtmlScanner(truth_with_host_deck(), 1)
     catalogue = '<fieldset data-catalogue><input value="archer"><input value="holy_light"></fieldset>'
-    scanner.fragment(1, True, status_fragment(1) + catalogue, known_through=0)
+    scanner.fragment(1, "live", status_fragment(1) + catalogue, known_through=0)
     assert scanner.scanned == 0 and len(scanner.waiting) == 1
     scanner.judge(1)
     assert scanner.scanned == 1 and scanner.findings == []
@@ -112,7 +112,7 @@ def test_html_scanner_allows_catalogues_and_waits_for_the_truth():
 
 def test_html_scanner_flags_a_win_chance_bar_for_a_player():
     scanner = HtmlScanner(MiracleTruth(), 0)
-    scanner.fragment(4, True, status_fragment(4) + '<div class="win-chance"></div>', known_through=4)
+    scanner.fragment(4, "live", status_fragment(4) + '<div class="win-chance"></div>', known_through=4)
     assert scanner.findings[0]["problems"] == ["a player is shown the win chance"]
 
 
@@ -121,9 +121,19 @@ def test_html_scanner_knows_an_aquawar_guess_is_public_from_its_version():
     truth.sent(0, {"pick": ["sea_wolf", "manta_ray", "sea_turtle", "octopus"]})
     truth.applied(4, {"assert": {"target": 0, "fish": "octopus"}}, 1)
     before, after = HtmlScanner(truth, 1), HtmlScanner(truth, 1)
-    before.fragment(3, True, status_fragment(3) + "<p>Octopus</p>", known_through=4)
-    after.fragment(4, True, status_fragment(4) + "<p>Octopus</p>", known_through=4)
+    before.fragment(3, "live", status_fragment(3) + "<p>Octopus</p>", known_through=4)
+    after.fragment(4, "live", status_fragment(4) + "<p>Octopus</p>", known_through=4)
     assert before.findings and after.findings == []
+
+
+def test_html_scanner_takes_a_finished_match_shown_whole_for_no_leak():
+    truth = Truth()
+    truth.sent(0, {"pick": ["sea_wolf", "manta_ray", "sea_turtle", "octopus"]})
+    truth.applied(1, {"pick": ["sea_wolf", "manta_ray", "sea_turtle", "octopus"]}, 0)
+    live, over = HtmlScanner(truth, 1), HtmlScanner(truth, 1)
+    live.fragment(1, "live", status_fragment(1) + "<p>Octopus</p>", known_through=1)
+    over.fragment(1, "finished", status_fragment(1, "finished") + "<p>Octopus</p>", known_through=1)
+    assert live.findings and over.findings == []
 
 
 def test_the_miracle_policy_plays_legal_commands_to_the_end():

@@ -182,30 +182,23 @@ def read_match(match_id):
     return made(row, connection)
 
 
-def seen(row, connection):
-    """(the match, the events of its current version as stored, or None) from a row of
-    ``plainsql.seen_match`` (or an update's ``seen``); nothing is cached yet."""
+def made(row, connection):
+    """The match of a row of ``plainsql.seen_match`` (or of a command's write), its current
+    version's events kept in ``events``."""
     fields = len(Match._meta.concrete_fields)
     match = plainsql.from_row(Match, row, connection)
     User = get_user_model()
     names, programs, levels = row[fields : fields + 2], row[fields + 2 : fields + 4], row[fields + 4 : fields + 6]
     latest = row[fields + 6]
     if latest is not None:
-        latest = MatchEvent._meta.get_field("events").from_db_value(latest, None, connection)
+        field = MatchEvent._meta.get_field("events")
+        events.put((match.pk, match.seed, match.version), field.from_db_value(latest, None, connection))
     for seat, name in zip(("host", "guest"), names):
         user_id = getattr(match, f"{seat}_id")
         if user_id is not None:
             setattr(match, seat, User.from_db(DEFAULT_DB_ALIAS, [User._meta.pk.attname, "username"], (user_id, name)))
     frames.remember_programs(match, programs)
     frames.remember_machines(match, levels)
-    return match, latest
-
-
-def made(row, connection):
-    """The match of a ``seen`` row, its current version's events kept in ``events``."""
-    match, latest = seen(row, connection)
-    if latest is not None:
-        events.put((match.pk, match.seed, match.version), latest)
     return match
 
 

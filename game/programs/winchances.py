@@ -10,8 +10,8 @@ and version (an estimate already stored is never made again: the job is idempote
 message costs only that version's number) and rings the match's spectators' group
 (``groups.watchers_group``) with ``win_chance.ready``, which carries no number: each spectator's
 socket reads it from the cache (``frames.win_chance``, which answers nothing to a player of the live
-match). The number is also kept with the command
-that made the version (``MatchEvent.win_chance``), whether anyone watches or not.
+match). The number is also kept with the command that made the version (``MatchEvent.win_chance``),
+whether anyone watches or not.
 
 Versions that went by before a worker came to them (two bots answering each other within
 milliseconds) are filled in once the match is over: the job then replays the match from its seed
@@ -19,7 +19,6 @@ and estimates every version still without a number (``complete``), so the summar
 replay's bar have every step (``series``), and no page ever estimates anything.
 """
 import logging
-import secrets
 
 from django.conf import settings
 from django.core.cache import cache
@@ -84,7 +83,7 @@ def estimate(match_id):
     MatchEvent.objects.filter(match_id=match.pk, version=match.version, win_chance__isnull=True).update(win_chance=exact)
     groups.send(
         groups.watchers_group(match.pk),
-        {"type": "win_chance.ready", "version": match.version, "ring": secrets.token_hex(8)},
+        {"type": "win_chance.ready", "version": match.version, "ring": groups.new_ring()},
     )
     return chance
 

@@ -308,3 +308,57 @@ def write_command(match_id, event, fields, version, status):
     seats = [from_row(BotSeat, row, connection) for row in rows if row[0] is not None]
     inserted, updated = rows[0][count], rows[0][count + 1]
     return Written(inserted, updated, seats, tuple(rows[0][count + 2:]) if updated else None)
+
+
+def write_command_if_current(match_id, event, fields, version, status, updated):
+    """A command's write without a lock or a transaction of its own, for a match the caller believes
+    is at ``version``, ``status`` and ``updated`` with no machine in a seat (``services``' path from
+    a known row): one statement on PostgreSQL that sets the match's ``fields`` only if all of that
+    still holds, and inserts the ``MatchEvent`` row ``event`` only if it did. Returns the row as
+    ``seen_match`` would read it, or None (nothing written) if the match was not as believed. A
+    seat's repeated ``client_id`` raises the unique constraint's IntegrityError, and the statement
+    writes nothing. PostgreSQL only (``writes_without_lock``): SQLite has no INSERT or UPDATE inside WITH.
+
+    Why one statement is safe without the lock. PostgreSQL runs it atomically, and its UPDATE takes
+    the match row's lock: a change committed before it either moved the version, the status or
+    ``updated`` (every change of a live match does: ``services``, ``programs.seats.claim_seat``), so
+    the conditions no longer hold, or it is still running, and the UPDATE waits for it and checks
+    the conditions again on the row it left (READ COMMITTED's rule for UPDATE). The bot seats are
+    read from the statement's snapshot, which may predate a seat added meanwhile; adding one to a
+    live match (``claim_seat``) sets ``updated``, so such a statement writes nothing."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    inserting = _prepared(MatchEvent, event, connection)
+    setting = _prepared(Match, fields, connection)
+    names = (tuple(column for column, _ in inserting), tuple(column for column, _ in setting))
+
+    def build(quote):
+        event_table, match_table = quote(MatchEvent._meta.db_table), quote(Match._meta.db_table)
+        events = quote(MatchEvent._meta.get_field("events").column)
+        seats, seat_match = quote(BotSeat._meta.db_table), quote(BotSeat._meta.get_field("match").column)
+        seen_columns = len(Match._meta.concrete_fields) + len(SEEN_WITH)
+        # The update's RETURNING cannot see the insert that waits on it: the version's events
+        # come from the insert's RETURNING in the final SELECT instead (the last of SEEN_WITH).
+        return (
+            f"WITH upd AS (UPDATE {match_table} SET {', '.join(f'{quote(name)} = %s' for name in names[1])}"
+            f" WHERE {quote(Match._meta.pk.column)} = %s AND {quote('version')} = %s AND {quote('status')} = %s"
+            f" AND {quote('updated')} = %s"
+            f" AND NOT EXISTS (SELECT 1 FROM {seats} WHERE {seats}.{seat_match} = {match_table}.{quote('id')})"
+            f" RETURNING {columns(Match, quote, match_table)}, {_seen_with(quote, 'NULL')}),"
+            f" ins AS (INSERT INTO {event_table} ({', '.join(quote(name) for name in names[0])})"
+            f" SELECT {', '.join(['%s'] * len(names[0]))} WHERE EXISTS (SELECT 1 FROM upd) RETURNING {events})"
+            f" SELECT {', '.join(f'upd.c{n}' for n in range(seen_columns - 1))}, (SELECT {events} FROM ins)"
+            f" FROM (SELECT * FROM upd) AS upd ({', '.join(f'c{n}' for n in range(seen_columns))})"
+        )
+
+    updated_value = Match._meta.get_field("updated").get_db_prep_save(updated, connection)
+    params = [value for _, value in setting] + [match_id, version, status, updated_value]
+    params += [value for _, value in inserting]
+    rows = _fetch(connection, ("write_command_if_current", names), build, params)
+    return tuple(rows[0]) if rows else None
+
+
+def writes_without_lock():
+    """Whether ``write_command_if_current`` may be used here: PostgreSQL, outside a transaction
+    (its one statement is then its own transaction, committed when it returns)."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    return connection.vendor == "postgresql" and not connection.in_atomic_block

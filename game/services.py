@@ -8,7 +8,7 @@ the commit, so a socket that hears it always finds the new rows.
 from functools import partial
 from typing import NamedTuple
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -266,8 +266,9 @@ def _call_off(current, reason="", status=Match.Status.CANCELLED):
     return True
 
 
-def apply_command(match_id, user, client_id, base_version, command):
-    """Apply one game command for ``user``'s seat; a repeated ``client_id`` is acknowledged again."""
+def apply_command(match_id, user, client_id, base_version, command, known=None):
+    """Apply one game command for ``user``'s seat; a repeated ``client_id`` is acknowledged again.
+    ``known``: the match as the caller last saw it, if any (``_change``)."""
     if not isinstance(command, dict):
         raise ServiceError("bad_command", _("A command is a JSON object."))
 
@@ -282,7 +283,7 @@ def apply_command(match_id, user, client_id, base_version, command):
             )
         return game.apply(state, seat, command)
 
-    return _change(match_id, user, client_id, command, run)
+    return _change(match_id, user, client_id, command, run, known=known)
 
 
 def forfeit_command(reason):
@@ -368,9 +369,15 @@ def _run(game, current, seat, run):
     return was_picking, state, events
 
 
-def _change(match_id, user, client_id, command, run, seat=None):
-    """``seat``, when given, acts instead of ``user``'s (the server enforcing the bot rules)."""
+def _change(match_id, user, client_id, command, run, seat=None, known=None):
+    """``seat``, when given, acts instead of ``user``'s (the server enforcing the bot rules).
+    ``known``: the match as the caller last saw it (a socket's process, game/live/fanout.py): if it
+    is still the match's row, the change may be written from it in one statement (``_change_known``)."""
     client_id = client_id or ""
+    if known is not None and seat is None:
+        result = _change_known(known, user, client_id, command, run)
+        if result is not None:
+            return result
     with transaction.atomic():
         current = _locked(match_id)
         if seat is None:
@@ -420,4 +427,51 @@ def _change(match_id, user, client_id, command, run, seat=None):
         _announce(current.pk, version, busy, ring)
         if outcome is not None:
             _ended(current, fields)
+    return Result(version, False)
+
+
+def _change_known(known, user, client_id, command, run):
+    """``_change`` from ``known`` without a lock or a transaction (``plainsql.write_command_if_current``:
+    one round trip to the database instead of four), or None to take the locked path: off
+    PostgreSQL, inside a caller's transaction, when ``known`` is not the match's row any more (the
+    write checks), and for whatever needs the lock's transaction: a refusal (the locked path says
+    it, or finds the command made before), the end of the match (``match_ended``'s receivers run
+    under the lock), a clock or a machine's seat (their rows change with the match's)."""
+    if not plainsql.writes_without_lock() or known.status != Match.Status.LIVE:
+        return None
+    seat = known.seat_of(user)
+    if seat is None:
+        return None
+    game = games.get(known.game)
+    try:
+        # ``known`` is shared with the process's sockets: read only (``Game.load`` shares nothing).
+        was_picking, state, events = _run(game, known, seat, run)
+    except ServiceError:
+        return None
+    if game.outcome(state) is not None:
+        return None
+    busy, clock_fields = clocks.plan(known, game, state, seat, game.restarts_clock(command), was_picking, bot_seats=[])
+    if busy or clock_fields:
+        return None
+    version = known.version + 1
+    now = timezone.now()
+    fields = {"version": version, "state": game.dump(state), "updated": now}
+    event = {"match": known.pk, "version": version, "seat": seat, "client_id": client_id, "command": command,
+             "events": events, "created": now}
+    try:
+        row = plainsql.write_command_if_current(
+            known.pk, event, fields, version=known.version, status=Match.Status.LIVE, updated=known.updated
+        )
+    except IntegrityError:
+        # The seat made this command before: the locked path finds its version.
+        return None
+    if row is None:
+        return None
+    # Committed: the statement ran outside any transaction, so these run at once, in the order
+    # the locked path's commit runs them.
+    ring = groups.new_ring()
+    transaction.on_commit(
+        partial(applied.send, sender=Match, match_id=known.pk, ring=ring, row=row, changed={}), robust=True
+    )
+    _announce(known.pk, version, False, ring)
     return Result(version, False)

@@ -233,7 +233,9 @@ class Game:
         raise NotImplementedError
 
     def load(self, data):
-        """The state ``dump`` wrote."""
+        """The state ``dump`` wrote, sharing nothing mutable with ``data``: a match's row is shared
+        by its process's sockets and a command may be applied to the state loaded from it
+        (``services._change_known``)."""
         raise NotImplementedError
 
     # --- What each audience may see. The only way a state or an event leaves the server.

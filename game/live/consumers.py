@@ -216,19 +216,16 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
             elif frame["type"] == "resign":
                 await self.act(frame["id"], services.resign, Match(pk=self.match_id), self.user, frame["id"])
             else:
-                await self.act(
-                    frame["id"],
-                    services.apply_command,
-                    self.match_id,
-                    self.user,
-                    frame["id"],
-                    frame["version"],
-                    frame["command"],
-                )
+                await self.act(frame["id"], self.apply_command, frame["id"], frame["version"], frame["command"])
         except ProtocolError as error:
             await self.send_error(error.code, error.message, error.client_id)
         except sessions.Ended:
             await self.login_ended()
+
+    def apply_command(self, client_id, version, command):
+        """``services.apply_command``, from the newest row of the match this process has (``fanout.latest``)."""
+        known = fanout.latest(self.match_pk)
+        return services.apply_command(self.match_id, self.user, client_id, version, command, known=known)
 
     async def login_ended(self):
         # Closing: receive() takes nothing more, and no further change of the match reaches the

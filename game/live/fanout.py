@@ -98,6 +98,9 @@ class LRU:
 
 
 rows = LRU(ROWS)
+# Match id -> the newest row this process has of it (a ``Match``, or a ``Kept`` not made yet), for a
+# command of its sockets to be written from (``latest``).
+newest = LRU(ROWS)
 events = LRU(EVENTS)
 projections = LRU(PROJECTIONS)
 parts = LRU(PARTS)
@@ -106,7 +109,7 @@ estimates = LRU(ESTIMATES)
 
 
 def clear():
-    for table in (rows, events, projections, parts, counts, estimates):
+    for table in (rows, newest, events, projections, parts, counts, estimates):
         table.clear()
 
 
@@ -136,10 +139,7 @@ def match_after(match_id, ring=None):
     if ring is not None:
         match = rows.get((match_id, ring))
         if isinstance(match, Kept):
-            kept = match
-            match = made(kept.row, connections[DEFAULT_DB_ALIAS])
-            for field, value in kept.changed.items():
-                setattr(match, field, value)
+            match = match.made()
             rows.put((match_id, ring), match)
         if match is not None:
             return match
@@ -199,7 +199,30 @@ def made(row, connection):
             setattr(match, seat, User.from_db(DEFAULT_DB_ALIAS, [User._meta.pk.attname, "username"], (user_id, name)))
     frames.remember_programs(match, programs)
     frames.remember_machines(match, levels)
+    _note_newest(match.pk, match.version, match)
     return match
+
+
+def _note_newest(match_id, version, match):
+    """Keep ``match`` (or a ``Kept``) as the newest row of the match unless one of a later version is."""
+    known = newest.get(match_id)
+    if known is None or known.version <= version:
+        newest.put(match_id, match)
+
+
+def latest(match_id):
+    """The newest row of the match this process has read or written, or None: for a command of one
+    of its sockets, which ``services._change`` writes in one statement if it is still the match's row
+    (the write checks; a row that is not makes it take the locked path). The match is shared: read it,
+    never change it. None too for a match with a machine in a seat, which the write would refuse:
+    its clocks change with every command, under the lock. Call on the database thread."""
+    known = newest.get(match_id)
+    if isinstance(known, Kept):
+        known = known.made()
+    return None if known is None or frames.machines(known) else known
+
+
+_VERSION_AT = Match._meta.concrete_fields.index(Match._meta.get_field("version"))
 
 
 class Kept:
@@ -208,10 +231,17 @@ class Kept:
     socket that uses it (``match_after``): a process with no socket on the match pays for nothing
     but the row's transfer."""
 
-    __slots__ = ("row", "changed")
+    __slots__ = ("row", "changed", "version")
 
     def __init__(self, row, changed):
         self.row, self.changed = row, changed
+        self.version = row[_VERSION_AT]
+
+    def made(self):
+        match = made(self.row, connections[DEFAULT_DB_ALIAS])
+        for field, value in self.changed.items():
+            setattr(match, field, value)
+        return match
 
 
 def written(sender, match_id, ring, row, changed, **kwargs):
@@ -219,7 +249,9 @@ def written(sender, match_id, ring, row, changed, **kwargs):
     ``row``) and then ``changed`` and rings ``ring`` next. That is what a read after that ring would
     find, so this process's sockets that hear the ring use it and read nothing; it serves that ring
     only, and never a socket that has been sent or acknowledged anything newer (``match_for``)."""
-    rows.put((match_id, ring), Kept(row, changed))
+    kept = Kept(row, changed)
+    rows.put((match_id, ring), kept)
+    _note_newest(match_id, kept.version, kept)
 
 
 services.applied.connect(written, dispatch_uid="fanout.written")

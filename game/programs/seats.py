@@ -8,6 +8,7 @@ from functools import partial
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .. import games, services
@@ -123,6 +124,9 @@ def claim_seat(match_id, user):
         if seat is None:
             raise ServiceError("not_a_player", _("Only the two players can act in this match."))
         BotSeat.objects.get_or_create(match=match, seat=seat, defaults={"level": BotSeat.PROGRAM})
+        # A command written from a row read before this seat existed must not apply: the
+        # lock-free write checks ``updated`` (plainsql.write_command_if_current).
+        Match.objects.filter(pk=match.pk).update(updated=timezone.now())
         if match.status == Match.Status.LIVE:
             game = games.get(match.game)
             clocks.arm(match, game, game.load(match.state))

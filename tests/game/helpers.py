@@ -1,11 +1,14 @@
 """Shared test plumbing: live matches, logged-in sockets and frame collection."""
 import json
+import threading
+import time
 from datetime import timedelta
 
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
+from django.db import connection, connections, transaction
 from django.utils import timezone
 
 from game import limits, services
@@ -130,3 +133,50 @@ async def db_match(match_id):
 
 async def event_count(match_id):
     return await database_sync_to_async(lambda: Match.objects.get(pk=match_id).events.count())()
+
+
+class LockHolder:
+    """A thread that takes the match's row lock, waits until this thread's connection waits for it,
+    then runs ``then()`` and commits (PostgreSQL): for what a statement finds after such a wait.
+    ``start()``, then the statement, then ``join()``; ``failed`` lists what went wrong in the thread."""
+
+    def __init__(self, match_id, then):
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            self.waiter = cursor.fetchone()[0]
+        self.match_id, self.then = match_id, then
+        self.locked, self.failed = threading.Event(), []
+        self.thread = threading.Thread(target=self.hold)
+
+    def start(self):
+        self.thread.start()
+        assert self.locked.wait(20)
+
+    def join(self):
+        self.thread.join(20)
+
+    def hold(self):
+        try:
+            with transaction.atomic():
+                Match.objects.select_for_update().get(pk=self.match_id)
+                self.locked.set()
+                with connection.cursor() as cursor:
+                    deadline = time.monotonic() + 20
+                    while time.monotonic() < deadline:
+                        # A transaction sees pg_stat_activity as it was at its first look, unless told.
+                        cursor.execute("SELECT pg_stat_clear_snapshot()")
+                        cursor.execute(
+                            "SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s AND state = 'active'",
+                            [self.waiter],
+                        )
+                        if cursor.fetchall() == [("Lock",)]:
+                            break
+                        time.sleep(0.01)
+                    else:
+                        self.failed.append("the other connection never waited for the lock")
+                self.then()
+        except BaseException as error:
+            self.failed.append(error)
+            self.locked.set()
+        finally:
+            connections.close_all()

@@ -1,16 +1,14 @@
 """The command's statements as plain SQL (game/plainsql.py) read and write what the ORM would."""
-import threading
-import time
 
 import pytest
-from django.db import connection, connections, transaction
+from django.db import connections, transaction
 from django.utils import timezone
 
 from game import plainsql, services
 from game.models import BotSeat, Match, MatchEvent
 from game.programs import runner, seats
 
-from .helpers import HOST_TEAMS, live_match, matches_in_each_status
+from .helpers import HOST_TEAMS, LockHolder, live_match, matches_in_each_status
 
 pytestmark = pytest.mark.django_db
 
@@ -179,44 +177,13 @@ def test_the_command_s_write_sees_a_seat_committed_by_whoever_held_the_match_loc
     """The seats come from the write, a statement that starts after the lock is ours; the locked
     read took its snapshot before it waited, when the seat was not committed yet."""
     match = live_match(host, guest)
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_backend_pid()")
-        waiter = cursor.fetchone()[0]
-    locked, failed = threading.Event(), []
-
-    def hold_the_lock_and_add_a_seat():
-        try:
-            with transaction.atomic():
-                Match.objects.select_for_update().get(pk=match.pk)
-                locked.set()
-                with connection.cursor() as cursor:
-                    deadline = time.monotonic() + 20
-                    while time.monotonic() < deadline:
-                        # A transaction sees pg_stat_activity as it was at its first look, unless told.
-                        cursor.execute("SELECT pg_stat_clear_snapshot()")
-                        cursor.execute(
-                            "SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s AND state = 'active'", [waiter]
-                        )
-                        if cursor.fetchall() == [("Lock",)]:
-                            break
-                        time.sleep(0.01)
-                    else:
-                        failed.append("the other transaction never waited for the lock")
-                BotSeat.objects.create(match_id=match.pk, seat=1, level="random")
-        except BaseException as error:
-            failed.append(error)
-            locked.set()
-        finally:
-            connections.close_all()
-
-    holder = threading.Thread(target=hold_the_lock_and_add_a_seat)
+    holder = LockHolder(match.pk, lambda: BotSeat.objects.create(match_id=match.pk, seat=1, level="random"))
     holder.start()
-    assert locked.wait(20)
     with transaction.atomic():
         current = plainsql.locked_match(match.pk)
         written = plainsql.write_command(current.pk, *a_command(current), current.version, Match.Status.LIVE)
-    holder.join(20)
-    assert failed == []
+    holder.join()
+    assert holder.failed == []
     assert (written.inserted, written.updated) == (True, True)
     assert [field_values(seat) for seat in written.bot_seats] == [
         field_values(seat) for seat in BotSeat.objects.filter(match=match)

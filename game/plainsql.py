@@ -10,7 +10,9 @@ import threading
 from typing import NamedTuple
 
 from django.contrib.auth import get_user_model
+from django.contrib.sessions.models import Session
 from django.db import DEFAULT_DB_ALIAS, connections
+from django.utils import timezone
 
 from .models import PROGRAM_MARKS, BotSeat, Match, MatchEvent
 
@@ -310,11 +312,13 @@ def write_command(match_id, event, fields, version, status):
     return Written(inserted, updated, seats, tuple(rows[0][count + 2:]) if updated else None)
 
 
-def write_command_if_current(match_id, event, fields, version, status, updated):
+def write_command_if_current(match_id, event, fields, version, status, updated, login):
     """A command's write without a lock or a transaction of its own, for a match the caller believes
     is at ``version``, ``status`` and ``updated`` with no machine in a seat (``services``' path from
-    a known row): one statement on PostgreSQL that sets the match's ``fields`` only if all of that
-    still holds, and inserts the ``MatchEvent`` row ``event`` only if it did. Returns the row as
+    a known row), made while ``login`` (``services.WhileLoggedIn``) holds: one statement on
+    PostgreSQL that sets the match's ``fields`` only if all of that still holds (the session row
+    exists, unexpired; the account is active, with that password hash, which the session's auth
+    hash is made from), and inserts the ``MatchEvent`` row ``event`` only if it did. Returns the row as
     ``seen_match`` would read it, or None (nothing written) if the match was not as believed. A
     seat's repeated ``client_id`` raises the unique constraint's IntegrityError, and the statement
     writes nothing. PostgreSQL only (``writes_without_lock``): SQLite has no INSERT or UPDATE inside WITH.
@@ -336,6 +340,15 @@ def write_command_if_current(match_id, event, fields, version, status, updated):
         events = quote(MatchEvent._meta.get_field("events").column)
         seats, seat_match = quote(BotSeat._meta.db_table), quote(BotSeat._meta.get_field("match").column)
         seen_columns = len(Match._meta.concrete_fields) + len(SEEN_WITH)
+        user = get_user_model()._meta
+        session = {name: quote(Session._meta.get_field(name).column) for name in ("session_key", "expire_date")}
+        account = {name: quote(user.get_field(name).column) for name in ("is_active", "password")}
+        logged_in = (
+            f" AND EXISTS (SELECT 1 FROM {quote(Session._meta.db_table)} s"
+            f" WHERE s.{session['session_key']} = %s AND s.{session['expire_date']} > %s)"
+            f" AND EXISTS (SELECT 1 FROM {quote(user.db_table)} a WHERE a.{quote(user.pk.column)} = %s"
+            f" AND a.{account['is_active']} AND a.{account['password']} = %s)"
+        )
         # The update's RETURNING cannot see the insert that waits on it: the version's events
         # come from the insert's RETURNING in the final SELECT instead (the last of SEEN_WITH).
         return (
@@ -343,6 +356,7 @@ def write_command_if_current(match_id, event, fields, version, status, updated):
             f" WHERE {quote(Match._meta.pk.column)} = %s AND {quote('version')} = %s AND {quote('status')} = %s"
             f" AND {quote('updated')} = %s"
             f" AND NOT EXISTS (SELECT 1 FROM {seats} WHERE {seats}.{seat_match} = {match_table}.{quote('id')})"
+            f"{logged_in}"
             f" RETURNING {columns(Match, quote, match_table)}, {_seen_with(quote, 'NULL')}),"
             f" ins AS (INSERT INTO {event_table} ({', '.join(quote(name) for name in names[0])})"
             f" SELECT {', '.join(['%s'] * len(names[0]))} WHERE EXISTS (SELECT 1 FROM upd) RETURNING {events})"
@@ -351,7 +365,9 @@ def write_command_if_current(match_id, event, fields, version, status, updated):
         )
 
     updated_value = Match._meta.get_field("updated").get_db_prep_save(updated, connection)
+    now = Session._meta.get_field("expire_date").get_db_prep_value(timezone.now(), connection)
     params = [value for _, value in setting] + [match_id, version, status, updated_value]
+    params += [login.session_key, now, login.user_id, login.password]
     params += [value for _, value in inserting]
     rows = _fetch(connection, ("write_command_if_current", names), build, params)
     return tuple(rows[0]) if rows else None

@@ -25,6 +25,15 @@ class Result(NamedTuple):
     duplicate: bool
 
 
+class WhileLoggedIn(NamedTuple):
+    """A login a write is conditioned on (``apply_known``): the session, its account and the account's
+    password hash as it was when the login was last found to hold (game/live/sessions.py)."""
+
+    session_key: str
+    user_id: int
+    password: str
+
+
 def _ring_on_commit(match_id, version, ring=None):
     # robust: the change is committed whatever happens to the doorbell; sockets catch up on the
     # next doorbell or reconnect, so a lost ring is never worth an error for the player.
@@ -266,12 +275,24 @@ def _call_off(current, reason="", status=Match.Status.CANCELLED):
     return True
 
 
-def apply_command(match_id, user, client_id, base_version, command, known=None):
-    """Apply one game command for ``user``'s seat; a repeated ``client_id`` is acknowledged again.
-    ``known``: the match as the caller last saw it, if any (``_change``)."""
+def apply_command(match_id, user, client_id, base_version, command):
+    """Apply one game command for ``user``'s seat; a repeated ``client_id`` is acknowledged again."""
     if not isinstance(command, dict):
         raise ServiceError("bad_command", _("A command is a JSON object."))
+    return _change(match_id, user, client_id, command, _command_run(base_version, command))
 
+
+def apply_known(known, user, client_id, base_version, command, login):
+    """``apply_command`` from ``known``, the match as the caller last saw it, in one statement without
+    the lock, and only while ``login`` (a ``WhileLoggedIn``) holds; or None, with nothing written,
+    for the caller to check the login and take ``apply_command``: whenever ``known`` is not the
+    match's row any more, the login has ended, or the change needs the lock (``_change_known``)."""
+    if not isinstance(command, dict) or login is None:
+        return None
+    return _change_known(known, user, client_id or "", command, _command_run(base_version, command), login)
+
+
+def _command_run(base_version, command):
     def run(game, state, seat, current):
         # A blind command (Aquawar's picks: simultaneous) is not made stale by the other side's
         # landing first; every other command only makes sense against the position it was made on.
@@ -283,7 +304,7 @@ def apply_command(match_id, user, client_id, base_version, command, known=None):
             )
         return game.apply(state, seat, command)
 
-    return _change(match_id, user, client_id, command, run, known=known)
+    return run
 
 
 def forfeit_command(reason):
@@ -369,15 +390,9 @@ def _run(game, current, seat, run):
     return was_picking, state, events
 
 
-def _change(match_id, user, client_id, command, run, seat=None, known=None):
-    """``seat``, when given, acts instead of ``user``'s (the server enforcing the bot rules).
-    ``known``: the match as the caller last saw it (a socket's process, game/live/fanout.py): if it
-    is still the match's row, the change may be written from it in one statement (``_change_known``)."""
+def _change(match_id, user, client_id, command, run, seat=None):
+    """``seat``, when given, acts instead of ``user``'s (the server enforcing the bot rules)."""
     client_id = client_id or ""
-    if known is not None and seat is None:
-        result = _change_known(known, user, client_id, command, run)
-        if result is not None:
-            return result
     with transaction.atomic():
         current = _locked(match_id)
         if seat is None:
@@ -430,9 +445,10 @@ def _change(match_id, user, client_id, command, run, seat=None, known=None):
     return Result(version, False)
 
 
-def _change_known(known, user, client_id, command, run):
-    """``_change`` from ``known`` without a lock or a transaction (``plainsql.write_command_if_current``:
-    one round trip to the database instead of four), or None to take the locked path: off
+def _change_known(known, user, client_id, command, run, login):
+    """``_change`` from ``known`` without a lock or a transaction, while ``login`` holds
+    (``plainsql.write_command_if_current``: one round trip to the database instead of four, and no
+    cache read for the login before it), or None to take the locked path: off
     PostgreSQL, inside a caller's transaction, when ``known`` is not the match's row any more (the
     write checks), and for whatever needs the lock's transaction: a refusal (the locked path says
     it, or finds the command made before), the end of the match (``match_ended``'s receivers run
@@ -460,7 +476,8 @@ def _change_known(known, user, client_id, command, run):
              "events": events, "created": now}
     try:
         row = plainsql.write_command_if_current(
-            known.pk, event, fields, version=known.version, status=Match.Status.LIVE, updated=known.updated
+            known.pk, event, fields, version=known.version, status=Match.Status.LIVE, updated=known.updated,
+            login=login,
         )
     except IntegrityError:
         # The seat made this command before: the locked path finds its version.

@@ -216,16 +216,24 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
             elif frame["type"] == "resign":
                 await self.act(frame["id"], services.resign, Match(pk=self.match_id), self.user, frame["id"])
             else:
-                await self.act(frame["id"], self.apply_command, frame["id"], frame["version"], frame["command"])
+                await self.act(
+                    frame["id"], self.apply_command, frame["id"], frame["version"], frame["command"], checked=False
+                )
         except ProtocolError as error:
             await self.send_error(error.code, error.message, error.client_id)
         except sessions.Ended:
             await self.login_ended()
 
     def apply_command(self, client_id, version, command):
-        """``services.apply_command``, from the newest row of the match this process has (``fanout.latest``)."""
+        """``services.apply_command``; first ``services.apply_known`` from the newest row of the match
+        this process has (``fanout.latest``): its write asks the database whether the login holds,
+        so only when it writes nothing is the login checked (``checked``) before the locked path."""
         known = fanout.latest(self.match_pk)
-        return services.apply_command(self.match_id, self.user, client_id, version, command, known=known)
+        if known is not None:
+            result = services.apply_known(known, self.user, client_id, version, command, self.login.written_while())
+            if result is not None:
+                return result
+        return self.checked(services.apply_command)(self.match_id, self.user, client_id, version, command)
 
     async def login_ended(self):
         # Closing: receive() takes nothing more, and no further change of the match reaches the
@@ -239,19 +247,21 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
         for group in (match_group(self.match_id), *self.also_joined):
             await recheck.leave_group(self.channel_layer, group, self.channel_name)
 
-    async def call(self, client_id, service, *args):
-        """``service(*args)`` off the event loop: its result, or None once its refusal is sent."""
+    async def call(self, client_id, service, *args, checked=True):
+        """``service(*args)`` off the event loop: its result, or None once its refusal is sent.
+        ``checked``: only while the login holds (``SessionSocket.checked``); False for a service
+        that checks it itself."""
         try:
             # A refusal is read by the person at the page, in its language; programs get English.
             with translation.override(self.language if self.html else settings.LANGUAGE_CODE):
-                return await database_sync_to_async(self.checked(service))(*args)
+                return await database_sync_to_async(self.checked(service) if checked else service)(*args)
         except ServiceError as error:
             await self.send_error(error.code, error.message, client_id)
             return None
 
-    async def act(self, client_id, service, *args, made=True):
+    async def act(self, client_id, service, *args, made=True, checked=True):
         """``service(*args)``, acknowledged; ``made``: whether its change makes a version of its own."""
-        result = await self.call(client_id, service, *args)
+        result = await self.call(client_id, service, *args, checked=checked)
         if result is None:
             return
         self.acknowledged(result.version, made)

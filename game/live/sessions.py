@@ -9,6 +9,11 @@ change gives the account a new *session version* in the cache and rings the acco
 its session and the account again (two queries, only then) and is closed if the login ended. The
 heartbeat asks too, so a lost ring costs at most a heartbeat. A version missing from the cache
 (Redis restarted, an entry evicted) counts as changed: the database decides.
+
+A move written in one statement from the row its socket's process has (PostgreSQL,
+``services.apply_known``) skips the cache read: the statement itself asks the database what
+``_in_database`` asks (``Login.written_while``), and only if it writes nothing is the login checked
+as above before the locked path.
 """
 import asyncio
 import secrets
@@ -21,6 +26,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils.crypto import constant_time_compare
 
+from ..services import WhileLoggedIn
 from .groups import send
 from .presence import HEARTBEAT
 
@@ -69,6 +75,9 @@ class Login:
         # connected, but a logout between that check and this socket's first version read would
         # otherwise go unseen: the consumer asks ``holds`` once as it admits the socket.
         self.version = None
+        # The account's password hash as the database had it when the login was last found to
+        # hold: what the session's auth hash is made from (``written_while``).
+        self.password = None
 
     def holds(self):
         """True while the login holds (always, for an anonymous socket). Sync: from a database call."""
@@ -92,12 +101,23 @@ class Login:
         if session.get(SESSION_KEY) != str(self.user_id):
             return False
         user = get_user_model().objects.filter(pk=self.user_id, is_active=True).first()
-        return (
+        holds = (
             user is not None
             and self.auth_hash is not None
             and constant_time_compare(session.get(HASH_SESSION_KEY, ""), self.auth_hash)
             and constant_time_compare(self.auth_hash, user.get_session_auth_hash())
         )
+        self.password = user.password if holds else None
+        return holds
+
+    def written_while(self):
+        """``services.WhileLoggedIn`` for this login (None if anonymous, or never found to hold): a
+        write conditioned on it happens only while the session exists, unexpired, and the account is
+        active with the password the session's auth hash was made from — what ``holds`` asks of
+        the database, asked by the write itself, so a command needs no cache read first."""
+        if self.user_id is None or self.password is None or not self.session_key:
+            return None
+        return WhileLoggedIn(self.session_key, self.user_id, self.password)
 
     def check(self):
         """Raise ``Ended`` unless the login holds."""

@@ -7,6 +7,7 @@ import random
 
 import pytest
 from django.db import IntegrityError, connection, transaction
+from django.contrib.sessions.models import Session
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -15,7 +16,7 @@ from game.live import fanout
 from game.models import BotSeat, Match, MatchEvent
 from game.programs import runner, seats
 
-from .helpers import GUEST_TEAMS, HOST_TEAMS, LockHolder, live_match
+from .helpers import GUEST_TEAMS, HOST_TEAMS, LockHolder, live_match, session_cookie
 
 pytestmark = [
     pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite has no INSERT or UPDATE inside WITH"),
@@ -38,9 +39,19 @@ def known(match_id):
     return fanout.read_match(match_id)
 
 
-def apply(match_id, user, client_id, version, command, row):
+def login_of(user):
+    """A session of ``user``'s, as a socket opened with it writes under it."""
+    return services.WhileLoggedIn(session_cookie(user).split("=", 1)[1], user.pk, user.password)
+
+
+def apply(match_id, user, client_id, version, command, row, login=None):
+    """What the match socket does (``MatchConsumer.apply_command``), the login's check aside: the
+    write from ``row``, else the locked path; (result, the statements made)."""
+    login = login or login_of(user)
     with CaptureQueriesContext(connection) as queries:
-        result = services.apply_command(match_id, user, client_id, version, command, known=row)
+        result = services.apply_known(row, user, client_id, version, command, login)
+        if result is None:
+            result = services.apply_command(match_id, user, client_id, version, command)
     return result, [query["sql"] for query in queries.captured_queries]
 
 
@@ -177,7 +188,8 @@ def test_the_write_of_a_seat_s_repeated_client_id_raises_and_writes_nothing(host
              "events": [], "created": now}
     with pytest.raises(IntegrityError):
         plainsql.write_command_if_current(
-            match.pk, event, {"version": 2, "state": {}, "updated": now}, 1, Match.Status.LIVE, current.updated
+            match.pk, event, {"version": 2, "state": {}, "updated": now}, 1, Match.Status.LIVE, current.updated,
+            login_of(host),
         )
     after = Match.objects.get(pk=match.pk)
     assert (after.version, after.state, after.updated) == (1, current.state, current.updated)
@@ -198,7 +210,7 @@ def test_the_write_applies_only_to_the_match_as_it_was_read(host, guest, changed
     event = {"match": match.pk, "version": 1, "seat": 0, "client_id": "c", "command": {"pick": []}, "events": [],
              "created": now}
     assert plainsql.write_command_if_current(
-        match.pk, event, {"version": 1, "state": {}, "updated": now}, version, status, updated
+        match.pk, event, {"version": 1, "state": {}, "updated": now}, version, status, updated, login_of(host)
     ) is None
     assert Match.objects.get(pk=match.pk).version == 0 and stored_events(match.pk) == []
 
@@ -254,8 +266,37 @@ def test_a_socket_s_process_offers_the_newest_row_it_has_read_or_written(host, g
     at_version_0 = plainsql.seen_match(match.pk)
     fanout.made(at_version_0, connection)
     assert fanout.latest(match.pk).version == 0
-    services.apply_command(match.pk, host, "h", 0, HOST_TEAMS[1], known=fanout.latest(match.pk))
+    assert services.apply_known(fanout.latest(match.pk), host, "h", 0, HOST_TEAMS[1], login_of(host))
     assert fanout.latest(match.pk).version == 1
     # A read of an older version, made later, does not replace it.
     fanout.made(at_version_0, connection)
     assert fanout.latest(match.pk).version == 1
+
+
+@pytest.mark.parametrize("ended", ["logged out", "expired", "password changed", "deactivated"])
+def test_nothing_is_written_once_the_login_has_ended(host, guest, ended):
+    """The write asks the database what the login check asks it: with no cache read before the
+    command, a login ended while its news was lost still writes nothing."""
+    match = live_match(host, guest)
+    login = login_of(host)
+    if ended == "logged out":
+        Session.objects.filter(session_key=login.session_key).delete()
+    elif ended == "expired":
+        Session.objects.filter(session_key=login.session_key).update(expire_date=timezone.now())
+    elif ended == "password changed":
+        host.set_password("another-tidepool-secret")
+        host.save()
+    else:
+        type(host).objects.filter(pk=host.pk).update(is_active=False)
+    assert services.apply_known(known(match.pk), host, "h", 0, HOST_TEAMS[1], login) is None
+    assert Match.objects.get(pk=match.pk).version == 0 and stored_events(match.pk) == []
+    # The same write under a login that holds is made.
+    if ended != "deactivated":
+        assert services.apply_known(known(match.pk), guest, "g", 0, GUEST_TEAMS[1], login_of(guest)) == (1, False)
+
+
+def test_another_account_s_login_writes_nothing(host, guest):
+    match = live_match(host, guest)
+    theirs = login_of(guest)
+    assert services.apply_known(known(match.pk), host, "h", 0, HOST_TEAMS[1], theirs._replace(user_id=host.pk)) is None
+    assert Match.objects.get(pk=match.pk).version == 0

@@ -11,10 +11,11 @@ from django.urls import reverse
 
 from game.chat.models import ChatMessage
 from game.live import connects, sessions
+from game.models import Match, MatchEvent
 from game.programs import tokens
 from game.programs.models import ApiToken
 from tests.accounts import PASSWORD
-from tests.game.helpers import Socket, live_match, session_cookie
+from tests.game.helpers import HOST_TEAMS, Socket, live_match, session_cookie
 from tests.lobby.test_lobby_socket import lobby_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -80,6 +81,22 @@ async def test_a_command_on_an_ended_session_is_refused_even_if_the_news_was_los
         await chat(socket, "after logout")
         assert await socket.closed_with() == sessions.CLOSE_CODE
         assert not await database_sync_to_async(ChatMessage.objects.exists)()
+    finally:
+        await socket.disconnect()
+
+
+async def test_a_move_on_an_ended_session_is_refused_even_if_the_news_was_lost(host, guest, monkeypatch):
+    """On PostgreSQL the move's write asks the database for the login itself (``services.apply_known``)
+    instead of the cache read before it: the move is not written, and the socket is closed."""
+    match = await database_sync_to_async(live_match)(host, guest)
+    socket, cookie = await match_socket(match, host)
+    try:
+        monkeypatch.setattr(sessions, "send", lambda group, message: None)
+        await database_sync_to_async(logout)(cookie)
+        await socket.send({"type": "command", "id": "after-logout", "version": 0, "command": HOST_TEAMS[1]})
+        assert await socket.closed_with() == sessions.CLOSE_CODE
+        assert (await database_sync_to_async(Match.objects.get)(pk=match.pk)).version == 0
+        assert not await database_sync_to_async(MatchEvent.objects.exists)()
     finally:
         await socket.disconnect()
 

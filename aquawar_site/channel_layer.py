@@ -1,5 +1,5 @@
 """The Redis channel layer (channels_redis), with a guard against a lost cancellation (see
-docs/faults.md, "A cancelled receive that never ends") and a ``send`` in one round trip.
+docs/faults.md, "A cancelled receive that never ends"), in fewer Redis round trips.
 
 On Python 3.11 ``asyncio.wait_for`` returns the result of what it waited for, and drops the
 cancellation, when that finishes in the same turn of the event loop as the task is cancelled
@@ -13,8 +13,9 @@ the consumer awaiting that cancelled receive never ends.
 The guard: every Redis command of the layer notes how many cancellations its task had been asked
 for (``Task.cancelling()``) before it started; if one more was asked for while it ran and none was
 raised, the command raises ``CancelledError`` itself once it returns. A message popped meanwhile is
-safe: channels_redis keeps it in the channel's backup queue and puts it back at the next receive,
-as for any cancellation. Cleaning up after a cancellation that was raised (the count is then
+safe: it is in the channel's backup queue, or put there (``receive_single``), and the next receive
+puts it back, as for any cancellation. The blocking pop checks the count itself (it must put its
+message back before raising). Cleaning up after a cancellation that was raised (the count is then
 already up when the command starts) is not disturbed.
 
 Fewer round trips (docs/performance.md, "The channel layer in fewer Redis round trips"): a server

@@ -223,7 +223,8 @@ async def test_a_group_send_is_two_round_trips_and_a_waiting_message_one():
                     await layer.wait_received()
                 assert receive.commands == ["EVAL"], (channel, version)
         assert group_send.commands == ["EVAL", "EVAL"]
-        # A receive that has to wait: the script, then the blocking pop, and nothing after it.
+        # A receive that has to wait: the script, then the blocking pop, and nothing after it (the
+        # second script is the send it waits for).
         with RoundTrips() as receive:
             later = asyncio.ensure_future(first.receive(mine))
             await asyncio.sleep(0.3)

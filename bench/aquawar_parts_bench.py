@@ -41,20 +41,31 @@ def percentile(values, share):
 
 
 def main(argv=None):
+    args = arguments(argv, every=6)
+    setup_django()
+    from tests.games.aquawar.positions import positions
+
+    return measure("aquawar", positions, args)
+
+
+def arguments(argv, every, matches=4):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--matches", type=int, default=4)
-    parser.add_argument("--every", type=int, default=6, help="a position every this many commands")
+    parser.add_argument("--matches", type=int, default=matches)
+    parser.add_argument("--every", type=int, default=every, help="a position every this many commands")
     parser.add_argument("--repeat", type=int, default=20, help="draws of each position and part")
     parser.add_argument("--json", help="also write the JSON line to this file")
-    args = parser.parse_args(argv)
-    setup_django()
+    return parser.parse_args(argv)
+
+
+def measure(name, positions, args):
+    """Draw game ``name``'s live positions of ``positions(seed, every)`` (seeds 1 to ``--matches``)
+    as a socket does, and print and write the figures. Django must be set up."""
     from django.utils import translation
 
     from game import games
     from game.live import presenter
-    from tests.games.aquawar.positions import positions
 
-    game = games.get("aquawar")
+    game = games.get(name)
     parts = ("status", "board", "controls")
     samples = {part: [] for part in (*parts, "context", "all")}
     count = 0

@@ -88,6 +88,22 @@ def csrf_input(ctx):
     return format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', token)
 
 
+def clock(clock, _):
+    """templates/game/_clock.html (which other games' templates still include), with its newline;
+    ``_`` is the language's ``Texts``."""
+    urgent = " clock--urgent" if clock["urgent"] else ""
+    if clock["deadline"]:
+        when = ' data-deadline="%s" data-server-time="%s" title="%s"' % (
+            esc(number(clock["deadline"])), esc(number(clock["server_time"])), _("Time left for this decision")
+        )
+    else:
+        when = ' title="%s"' % _("Time left in the bank")
+    return (
+        '<span class="clock%s" role="timer"%s><span class="visually-hidden">%s </span><span class="clock-time">%s</span></span>\n'
+        % (urgent, when, _("Time left:"), esc(clock["text"]))
+    )
+
+
 def status(ctx, blocks):
     """templates/game/_status.html, with the blocks a game's template extending it filled in:
     ``blocks`` has a method for each (``score``, ``result``, ``final_score``, ``between``, ``live``,

@@ -12,7 +12,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext, gettext_noop, ngettext
 
 from .. import markup as platform
-from ..markup import csrf_input, esc, number, texts
+from ..markup import clock, csrf_input, esc, number, texts
 from .texts import name as species_name
 from .texts import skill_text
 
@@ -37,21 +37,6 @@ def species_texts(language, species, mimic_of):
         esc(species_name(mimic_of)) if mimic_of else None,
         esc(passive),
         esc(active),
-    )
-
-
-def clock(clock, _):
-    """templates/game/_clock.html (which other games' templates still include), with its newline."""
-    urgent = " clock--urgent" if clock["urgent"] else ""
-    if clock["deadline"]:
-        when = ' data-deadline="%s" data-server-time="%s" title="%s"' % (
-            esc(number(clock["deadline"])), esc(number(clock["server_time"])), _("Time left for this decision")
-        )
-    else:
-        when = ' title="%s"' % _("Time left in the bank")
-    return (
-        '<span class="clock%s" role="timer"%s><span class="visually-hidden">%s </span><span class="clock-time">%s</span></span>\n'
-        % (urgent, when, _("Time left:"), esc(clock["text"]))
     )
 
 

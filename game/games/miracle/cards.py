@@ -2,6 +2,8 @@
 
 Public knowledge only (the rules' card list): which cards a player holds is the view's business.
 """
+from functools import lru_cache
+
 from django.templatetags.static import static
 from django.utils.translation import gettext_lazy as _
 
@@ -41,15 +43,19 @@ RADIUS = {HOLY_LIGHT: HOLY_LIGHT_RANGE, INFERNO_FLAME: INFERNO_RANGE, SALAMANDER
           WIND_BLESSING: WIND_RANGE}
 
 
+# A drawing's address is looked up once: the board asks for it for every token on every redraw.
+@lru_cache(maxsize=None)
 def image(type_id):
     return static(f"miracle/img/{type_id}.svg")
 
 
+@lru_cache(maxsize=None)
 def symbol(type_id):
     """The drawing's root for ``<use>``: tinted by the CSS ``color`` of the token."""
     return f"{image(type_id)}#miracle-{type_id}"
 
 
+@lru_cache(maxsize=None)
 def artifact_image(artifact_id):
     return static(f"miracle/img/{artifact_id}.svg")
 

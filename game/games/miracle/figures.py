@@ -48,6 +48,7 @@ def _board(state, cells=None, focus=None):
     # Drawn as a position in a match being played, so a creature that may act shows it.
     payload = {"view": engine.view(state, 0), "seat": 0, "status": "live"}
     drawn = presenter.board(payload, {"cells": cells or {}}, seats)
+    drawn["cells"] = presenter.cells(drawn)
     if focus:
         points = [mapdraw.centre(c, drawn["flipped"]) for c in focus]
         xs, ys = [x for x, _y in points], [y for _x, y in points]

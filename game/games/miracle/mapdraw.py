@@ -18,7 +18,7 @@ HEX_POINTS = " ".join(
 
 
 def key(cell):
-    return ",".join(str(v) for v in cell)
+    return ",".join(map(str, cell))
 
 
 def centre(cell, flipped):
@@ -62,3 +62,5 @@ def cells(flipped):
 
 
 CELLS = {False: cells(False), True: cells(True)}
+# Each cell's place in ``CELLS`` (the engine's order, either way up).
+INDEX = {key(coords): index for index, coords in enumerate(board.COORDS)}

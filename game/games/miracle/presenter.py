@@ -13,10 +13,12 @@ from django.utils.formats import localize
 from django.utils.html import conditional_escape, escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext as _
+from django.utils.translation import gettext_noop
 
+from ..markup import formats, texts
 from . import cards, mapdraw
 from .engine.turns import max_mana_gain
-from .texts import artifact_name, creature_name
+from .texts import artifact_name, creature_name, creature_names
 
 
 # One identity per player on every page, as the platform's status line draws them: the host (seat 0)
@@ -43,11 +45,14 @@ def next_mana(seen, side):
     return seen["max_mana"][side] + max_mana_gain(rule, side, turn)
 
 
-def unit_label(unit, own, acting=True):
-    words = {"type": creature_name(unit["type"]), "level": unit["level"], "hp": unit["hp"],
+def unit_label(unit, own, acting=True, language=None):
+    """``language``: the active one, if the caller has it at hand."""
+    language = language or get_language()
+    _, f = texts(language), formats(language)
+    words = {"type": creature_names(language)[unit["type"]], "level": unit["level"], "hp": unit["hp"],
              "max": unit["max_hp"], "atk": unit["atk"]}
-    text = (_("Your %(type)s (L%(level)s): HP %(hp)s/%(max)s, ATK %(atk)s") if own
-            else _("Enemy %(type)s (L%(level)s): HP %(hp)s/%(max)s, ATK %(atk)s")) % words
+    text = f(gettext_noop("Your %(type)s (L%(level)s): HP %(hp)s/%(max)s, ATK %(atk)s") if own
+             else gettext_noop("Enemy %(type)s (L%(level)s): HP %(hp)s/%(max)s, ATK %(atk)s")) % words
     if unit["shield"]:
         text += " · " + _("holy shield")
     if unit["atk"] > unit["base_atk"]:
@@ -58,12 +63,13 @@ def unit_label(unit, own, acting=True):
 
 
 def _tokens(seen, seat, flip, acting):
-    grounds = {mapdraw.key(u["at"]) for u in seen["units"] if not u["flying"]}
-    airs = {mapdraw.key(u["at"]) for u in seen["units"] if u["flying"]}
+    language = get_language()
+    cells = [mapdraw.key(u["at"]) for u in seen["units"]]
+    grounds = {cell for u, cell in zip(seen["units"], cells) if not u["flying"]}
+    airs = {cell for u, cell in zip(seen["units"], cells) if u["flying"]}
     out = []
-    for unit in seen["units"]:
+    for unit, cell in zip(seen["units"], cells):
         x, y = mapdraw.centre(unit["at"], flip)
-        cell = mapdraw.key(unit["at"])
         shared = cell in grounds and cell in airs
         # A flyer over a ground creature: the two share the cell, the flyer up and to the right.
         dx, dy = ((4, -4) if unit["flying"] else (-3, 3)) if shared else (0, 0)
@@ -72,7 +78,7 @@ def _tokens(seen, seat, flip, acting):
             **unit, "cell": cell, "x": round(x + dx, 2), "y": round(y + dy, 2), "scale": 0.65 if shared else 1,
             "tone": TONES[unit["camp"]], "own": own, "can_act": acting and unit["can_act"], "image": cards.image(unit["type"]),
             "symbol": cards.symbol(unit["type"]), "stars": range(unit["level"]),
-            "aura": unit["atk"] > unit["base_atk"], "label": unit_label(unit, own, acting),
+            "aura": unit["atk"] > unit["base_atk"], "label": unit_label(unit, own, acting, language),
         })
     return out
 
@@ -83,10 +89,13 @@ def board(payload, marks, seats):
     flip = flipped(seen, seat)
     marked = (marks or {}).get("cells", {})
     spawn_sides = {mapdraw.key(cell): side for side in (0, 1) for cell in (seen["spawn_points"][side] if seen else [])}
-    cells = [{**c, "spawn": TONES.get(spawn_sides.get(c["key"])), "marks": marked.get(c["key"], [])}
-             for c in mapdraw.CELLS[flip]]
+    # Per cell (in mapdraw's order) its spawn point's tone, set where there is one: a few of 277.
+    spawns = [None] * len(mapdraw.INDEX)
+    for key, side in spawn_sides.items():
+        spawns[mapdraw.INDEX[key]] = TONES[side]
+    spawns = tuple(spawns)
     out = {
-        "view_box": mapdraw.VIEW_BOX, "hex": mapdraw.HEX_POINTS, "cells": cells, "flipped": flip,
+        "view_box": mapdraw.VIEW_BOX, "hex": mapdraw.HEX_POINTS, "spawns": spawns, "marked": marked, "flipped": flip,
         "miracles": [], "garrisons": [], "units": [], "paths": [],
         "trail_tone": TONES.get((marks or {}).get("player")),
     }
@@ -102,11 +111,18 @@ def board(payload, marks, seats):
             out["miracles"].append({"x": x, "y": y, "hp": max(0, seen["miracle_hp"][side]), "tone": TONES[side],
                                     "label": seats[side]["label"], "key": mapdraw.key(seen["miracles"][side])})
         out["units"] = _tokens(seen, seat, flip, live(payload))
-    _name_cells(out, spawn_sides, seat, seats)
-    spawns = tuple(c["spawn"] for c in cells)
-    out["cells_svg"] = _cells_svg(cells, _cell_parts(flip, get_language()), spawns)
-    out["terrain_svg"] = _terrain_svg(flip, get_language(), spawns)
+    language = get_language()
+    out["cells_svg"] = _cells_svg(flip, language, spawns, marked, _name_cells(out, spawn_sides, seat, seats))
+    out["terrain_svg"] = _terrain_svg(flip, language, spawns)
     return out
+
+
+def cells(drawn):
+    """Every cell of ``board``'s drawing with its spawn point's tone and its marks, for a template
+    that draws the cells itself (the how-to page's figures)."""
+    marked = drawn["marked"]
+    return [{**c, "spawn": spawn, "marks": marked.get(c["key"], [])}
+            for c, spawn in zip(mapdraw.CELLS[drawn["flipped"]], drawn["spawns"])]
 
 
 # The map's 277 cells are drawn in Python rather than by a template loop: a 神迹之战 browser socket
@@ -122,27 +138,37 @@ def _cell_parts(flip, language):
     )
 
 
-def _cells_svg(cells, parts, spawns):
-    out = []
-    for (start, middle), c, spawn in zip(parts, cells, spawns):
-        out.append(start)
-        if spawn:
-            out.append(" hex--spawn-" + escape(spawn))
-        for mark in c["marks"]:
-            out.append(" hex--" + conditional_escape(mark))
-        out.append(middle)
-        out.append(c["label_html"])
-        out.append('" tabindex="-1"/>')
+@lru_cache(maxsize=8)
+def _plain_cells(flip, language):
+    """Per cell, its whole ``<use>`` while nothing is on it, it is nobody's spawn point and it has no mark."""
+    return tuple(start + middle + bare + '" tabindex="-1"/>'
+                 for (start, middle), (_where, bare) in zip(_cell_parts(flip, language), _cell_names(flip, language)))
+
+
+def _cells_svg(flip, language, spawns, marked, labels):
+    """``labels``: the names (escaped) of the cells something is on, by place (``_name_cells``);
+    the others are drawn as they always are."""
+    marks = {mapdraw.INDEX[key]: kinds for key, kinds in marked.items() if key in mapdraw.INDEX}
+    parts, names = _cell_parts(flip, language), _cell_names(flip, language)
+    out = list(_plain_cells(flip, language))
+    for index in labels.keys() | marks.keys():
+        start, middle = parts[index]
+        drawn = [start]
+        if spawns[index]:
+            drawn.append(" hex--spawn-" + escape(spawns[index]))
+        for mark in marks.get(index, ()):
+            drawn.append(" hex--" + conditional_escape(mark))
+        drawn += [middle, labels.get(index, names[index][1]), '" tabindex="-1"/>']
+        out[index] = "".join(drawn)
     return mark_safe("".join(out))
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=256)
 def _terrain_svg(flip, language, spawns):
     """The abysses' and spawn points' pictures: they change only with the spawn points' sides."""
     abyss, spawn_point = escape(static("miracle/img/abyss.svg")), escape(static("miracle/img/spawn.svg"))
     out = []
-    for c, spawn in zip(mapdraw.CELLS[flip], spawns):
-        where = 'x="%s" y="%s" width="12" height="12"/>' % (localize(c["ix"]), localize(c["iy"]))
+    for c, spawn, where in zip(mapdraw.CELLS[flip], spawns, _picture_places(flip, language)):
         if c["terrain"] == "abyss":
             out.append('<use href="%s#miracle-abyss" %s' % (abyss, where))
         elif spawn:
@@ -150,33 +176,44 @@ def _terrain_svg(flip, language, spawns):
     return mark_safe("".join(out))
 
 
+@lru_cache(maxsize=8)
+def _picture_places(flip, language):
+    """Per cell, where a picture on it goes (the end of its ``<use>``)."""
+    return tuple('x="%s" y="%s" width="12" height="12"/>' % (localize(c["ix"]), localize(c["iy"])) for c in mapdraw.CELLS[flip])
+
+
 def _name_cells(drawn, spawn_sides, seat, seats):
-    """Each cell's name in words, for the keyboard and screen readers: where it is and what is on it
-    ("Column 3, row 5: your spawn point; Your Archer (L1): HP 2/2, ATK 1")."""
+    """The names in words (escaped) of the cells something is on, by place in mapdraw's order, for
+    the keyboard and screen readers: where it is and what is on it ("Column 3, row 5: your spawn
+    point; Your Archer (L1): HP 2/2, ATK 1"). Every other cell's name never changes (``_cell_names``)."""
+    language = get_language()
+    _, f = texts(language), formats(language)
+
     def whose(side):
         return seats[side]["label"]
 
     things = {}
     for key, side in spawn_sides.items():
         things.setdefault(key, []).append(
-            _("your spawn point") if side == seat else _("spawn point of %(who)s") % {"who": whose(side)})
+            _("your spawn point") if side == seat else f(gettext_noop("spawn point of %(who)s")) % {"who": whose(side)})
     for g, key in zip(drawn["garrisons"], mapdraw.GARRISONS):
         things.setdefault(key, []).append(
-            _("Garrison (nobody's yet)") if g["owner"] is None else _("garrison of %(who)s") % {"who": whose(g["owner"])})
+            _("Garrison (nobody's yet)") if g["owner"] is None
+            else f(gettext_noop("garrison of %(who)s")) % {"who": whose(g["owner"])})
     for m in drawn["miracles"]:
         things.setdefault(m["key"], []).append(
-            _("%(who)s's miracle: %(hp)s/30 HP") % {"who": m["label"], "hp": m["hp"]})
+            f(gettext_noop("%(who)s's miracle: %(hp)s/30 HP")) % {"who": m["label"], "hp": m["hp"]})
     for unit in drawn["units"]:
         things.setdefault(unit["cell"], []).append(unit["label"])
     abyss = _("abyss")
-    for c, (where, bare) in zip(drawn["cells"], _cell_names(drawn["flipped"], get_language())):
-        said = things.get(c["key"])
-        if said is None:
-            c["label_html"] = bare
-            continue
-        if c["terrain"] == "abyss":
+    names = _cell_names(drawn["flipped"], language)
+    labels = {}
+    for key, said in things.items():
+        index = mapdraw.INDEX[key]
+        if mapdraw.CELLS[drawn["flipped"]][index]["terrain"] == "abyss":
             said = [abyss] + said
-        c["label_html"] = escape("%s: %s" % (where, "; ".join(str(t) for t in said)))
+        labels[index] = escape("%s: %s" % (names[index][0], "; ".join(str(t) for t in said)))
+    return labels
 
 
 @lru_cache(maxsize=8)

@@ -2,6 +2,8 @@
 
 Nothing here knows what a viewer may see: callers only ask about cards they may show.
 """
+from functools import lru_cache
+
 from django.utils.translation import gettext_lazy as _
 
 CREATURES = {
@@ -77,6 +79,13 @@ TIEBREAKS = {
 
 def creature_name(type_id):
     return CREATURES[type_id]
+
+
+@lru_cache(maxsize=8)
+def creature_names(language):
+    """Every creature's name in ``language``, which must be the active one: the board names each
+    token on every redraw."""
+    return {type_id: str(name) for type_id, name in CREATURES.items()}
 
 
 def artifact_name(artifact_id):

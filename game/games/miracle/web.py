@@ -2,8 +2,8 @@
 the controls, the log, the summary with its charts, and the replay viewer's data."""
 from django.utils.translation import gettext_lazy as _
 
-from ..base import Presentation
-from . import cards, figures, history, presenter, replay
+from ..base import Drawn, Presentation
+from . import cards, figures, history, markup, presenter, replay
 from .engine.cards import ARTIFACTS, DECK_CREATURES
 from .forms import form_command
 from .log import LogBook
@@ -12,9 +12,10 @@ from .texts import END_REASONS, REFUSALS
 
 class MiracleWeb(Presentation):
     templates = {
-        "status": "miracle/_status.html",
-        "board": "miracle/_board.html",
-        "controls": "miracle/_controls.html",
+        # Redrawn for every socket on every change: drawn in Python (markup.py), not by templates.
+        "status": Drawn(markup.status),
+        "board": Drawn(markup.board),
+        "controls": Drawn(markup.controls),
         "summary": "miracle/_summary.html",
         "replay": "miracle/_replay.html",
         "source": "miracle/_source.html",

@@ -18,7 +18,8 @@ from game.games.aquawar import markup, presenter
 from game.games.aquawar.web import AquawarWeb
 from game.games.base import Drawn
 from game.live import presenter as live_presenter
-from tests.games.aquawar.positions import NOW, positions
+from tests.games.aquawar.positions import positions
+from tests.games.positions import NOW
 
 REFERENCE = Path(__file__).parent / "reference"
 ENGINE = Engine(

@@ -11,7 +11,6 @@ and even, a resignation and a clock run out, open, cancelled and aborted matches
 as a socket's fragment and as a page with a csrf token.
 """
 from collections import Counter
-from itertools import product
 from pathlib import Path
 
 from django.template import Context, Engine
@@ -21,7 +20,9 @@ from game import games
 from game.games.aquawar import markup
 from game.games.base import Drawn
 from game.live import presenter as live_presenter
+from tests.games import status_variants
 from tests.games.aquawar.positions import positions
+from tests.games.status_variants import EXTRAS, OPPONENTS, RATINGS
 
 ROOT = Path(__file__).resolve().parents[3]
 ENGINE = Engine(
@@ -31,31 +32,6 @@ ENGINE = Engine(
     ],
     libraries={"i18n": "django.templatetags.i18n"},
 )
-EXTRAS = ({"oob": True}, {"oob": False, "csrf_token": 'tok<&"\'>'})
-OPPONENTS = (
-    None,
-    {"match": 51, "connected": True, "computer": False, "claim_at": None, "claimable": False, "winnable": False},
-    {"match": 51, "connected": False, "computer": False, "claim_at": None, "claimable": False, "winnable": False},
-    {"match": 51, "connected": True, "computer": True, "claim_at": None, "claimable": False, "winnable": False},
-    {"match": 51, "connected": False, "computer": False, "claim_at": 1_796_000_123_456, "claimable": True, "winnable": True},
-    {"match": 51, "connected": False, "computer": False, "claim_at": 1_796_000_123_456, "claimable": False, "winnable": False},
-)
-REMATCHES = (
-    None,
-    {"status": "offered", "offered_by": 0, "match": None},
-    {"status": "offered", "offered_by": 1, "match": None},
-    {"status": "accepted", "offered_by": 1, "match": 1234},
-    {"status": "declined", "offered_by": 0, "match": None},
-)
-RATINGS = (
-    [],
-    [{"seat": 0, "before": 1500, "after": 1516, "delta": 16}, {"seat": 1, "before": 1487, "after": 1471, "delta": -16}],
-    [{"seat": 0, "before": 998, "after": 998, "delta": 0}, {"seat": 1, "before": 2001, "after": 2001, "delta": 0}],
-)
-CALLED_OFF = {
-    "cancelled": ("timeout", "expired", None),
-    "aborted": ("no_first_move", "aborted", "opponent_left", "bot_error", None),
-}
 
 
 def reference(ctx):
@@ -63,45 +39,15 @@ def reference(ctx):
 
 
 def context(payload, marks, opponent=None):
-    ctx = live_presenter.context(games.get("aquawar"), payload, 1, marks, [True, True], {})
-    # Each line of the opponent's, whatever the fairness rules would make of this position.
-    ctx["opponent"] = opponent if payload["seat"] is not None and payload["status"] in ("live", "finished") else None
-    return ctx
-
-
-def variants(index, payload, marks):
-    """(what it exercises, context) for the position as it is and changed as the other states have it."""
-    # Positions come in threes (seat 0, seat 1, a spectator): the variants turn with each three.
-    opponent = OPPONENTS[(index // 3 + index) % len(OPPONENTS)]
-    programs = ([False, False], [True, False], [False, True])[index // 3 % 3]
-    yield "as is", context({**payload, "programs": programs}, marks, opponent)
-    if payload["status"] == "finished":
-        for rematch, ratings, reason in product(REMATCHES, RATINGS, (payload["end_reason"], "resign", "timeout")):
-            changed = {**payload, "rematch": rematch, "rating_changes": ratings, "end_reason": reason, "rated": bool(ratings)}
-            yield f"finished:{reason}:{rematch and rematch['status']}:{bool(ratings)}", context(changed, marks, opponent)
-    elif index % 5 == 0:
-        for status, reasons in CALLED_OFF.items():
-            for reason in reasons:
-                yield f"{status}:{reason}", context({**payload, "status": status, "end_reason": reason}, marks)
-        yield "open", context({**payload, "status": "open", "view": None, "players": [payload["players"][0], None]}, marks)
+    return status_variants.context("aquawar", payload, marks, opponent)
 
 
 def features(ctx):
-    status, found = ctx["status"], set()
+    status, found = ctx["status"], status_variants.features(ctx)
     found |= {"last_round"} if status.get("last_round") else set()
     found |= {"rounds"} if status["rounds"] else set()
     found |= {f"phase:{status.get('phase')}"}
     found |= {"your_turn"} if status.get("your_turn") else set()
-    found |= {"your_move"} if ctx["your_move"] else set()
-    if ctx["opponent"]:
-        o = ctx["opponent"]
-        found.add("opponent:" + ("computer" if o["computer"] else "claim" if o["claim_at"] else "presence"))
-        found |= {f"opponent:connected:{o['connected']}"}
-        found |= {f"opponent:claimable:{o['claimable']}:{o['winnable']}"} if o["claim_at"] else set()
-    found |= {"bot"} if any(ctx["payload"]["programs"]) else set()
-    if ctx["result"]:
-        r = ctx["result"]
-        found.add("result:" + ("won" if r["you_won"] else "lost" if r["you_lost"] else "over"))
     return found
 
 
@@ -110,21 +56,14 @@ def test_the_status_line_is_the_template_s_bytes():
     for seed in (11, 12, 19):
         for index, (language, payload, marks, _seats) in enumerate(positions(seed, 5)):
             with translation.override(language):
-                for variant, ctx in variants(index, payload, marks):
+                for variant, ctx in status_variants.variants("aquawar", index, payload, marks):
                     seen.update(features(ctx) | {variant.split(":")[0], f"language:{language}", f"seat:{payload['seat']}"})
                     seen.update({variant} if ":" in variant else ())
                     for extra in EXTRAS:
                         page = {**ctx, **extra}
                         assert markup.status(page) == reference(page), (seed, payload["version"], payload["seat"], language, variant, extra)
                         drawn += 1
-    wanted = {
-        "language:en", "language:zh-hans", "seat:0", "seat:1", "seat:None", "as is", "open", "last_round", "rounds",
-        "phase:pick", "phase:act", "phase:assert", "your_turn", "your_move", "opponent:presence", "opponent:computer",
-        "opponent:connected:True", "opponent:connected:False", "opponent:claimable:True:True",
-        "opponent:claimable:False:False", "bot", "result:won", "result:lost", "result:over",
-        *(f"{status}:{reason}" for status, reasons in CALLED_OFF.items() for reason in reasons),
-        *(f"finished:{reason}:{r and r['status']}:{rated}" for reason in ("resign", "timeout") for r in REMATCHES for rated in (False, True)),
-    }
+    wanted = {*status_variants.WANTED, "last_round", "rounds", "phase:pick", "phase:act", "phase:assert", "your_turn"}
     assert wanted <= set(seen), wanted - set(seen)
     assert drawn > 1000
 

@@ -8,7 +8,6 @@ import random
 from html.parser import HTMLParser
 
 import pytest
-from django.template.loader import render_to_string
 from django.utils import translation
 
 from game.games.miracle import mapdraw
@@ -16,22 +15,35 @@ from game.games.miracle.engine import apply, legal_commands
 from game.games.miracle.engine.randomplay import random_command
 from game.games.miracle.forms import form_command
 from game.games.miracle.game import GAME
+from game.live import presenter
 
 from .helpers import put, start
 
 
 def payload(state, seat, status="live"):
     return {"match": 1, "version": 9, "status": status, "seat": seat, "audience": seat if seat is not None else "spectator",
-            "players": ["ann", "bob"], "private": False, "winner": None, "end_reason": None,
+            "players": ["ann", "bob"], "private": False,
+            # A finished match always has a winner (神迹之战 has no draws): here the host, by resignation.
+            "winner": 0 if status == "finished" else None, "end_reason": "resign" if status == "finished" else None,
             "view": GAME.view(state, seat if seat is not None else "spectator"), **GAME.choices(state, seat),
-            "rematch": None, "clock": {"deadlines": [None, None], "server_time": 0}}
+            "rematch": None, "clock": {"deadlines": [None, None], "server_time": 0}, "programs": [False, False],
+            "rating_changes": [], "tutorial": False}
+
+
+def page(data, marks, seats):
+    """The parts' context as the match page's (``game.live.presenter.context``), with no opponent line."""
+    return {**GAME.web.page_context(data, marks, seats), "payload": data, "opponent": None, "rematch": None,
+            "your_move": presenter.your_move(GAME, data), "result": presenter.result(data)}
+
+
+def draw(part, context):
+    return GAME.web.templates[part].draw(context)
 
 
 def render(state, seat, marks=None, status="live"):
     seats = [{"label": name, "clock": None} for name in ("ann", "bob")]
-    data = payload(state, seat, status)
-    context = {**GAME.web.page_context(data, marks or {}, seats), "payload": data}
-    return {part: render_to_string(GAME.web.templates[part], context) for part in ("status", "board", "controls")}
+    context = page(payload(state, seat, status), marks or {}, seats)
+    return {part: draw(part, context) for part in ("status", "board", "controls")}
 
 
 class Forms(HTMLParser):
@@ -147,8 +159,7 @@ def test_the_turn_clock_shows_in_the_strip_of_the_side_to_move():
     data = payload(state, 1)
     clock = {"deadline": 1_000_000, "server_time": 940_000, "text": "1:00", "urgent": False}
     seats = [{"label": "ann", "clock": clock}, {"label": "bob", "clock": None}]
-    context = {**GAME.web.page_context(data, {}, seats), "payload": data}
-    board = render_to_string(GAME.web.templates["board"], context)
+    board = draw("board", page(data, {}, seats))
     above, below = board.split('class="hexmap"', 1)
     # Seat 1 watches seat 0's turn: seat 0's strip is above the map, with its clock.
     assert 'data-deadline="1000000"' in above and "data-deadline" not in below
@@ -211,8 +222,7 @@ def test_the_cells_are_drawn_escaped_with_their_spawn_points_and_marks_in_either
     data = payload(state, 1)
     for language in ("en", "zh-hans", "en"):
         with translation.override(language):
-            context = {**GAME.web.page_context(data, {"player": 0, "cells": {spawn: ['x"y']}}, seats), "payload": data}
-            board = render_to_string(GAME.web.templates["board"], context)
+            board = draw("board", page(data, {"player": 0, "cells": {spawn: ['x"y']}}, seats))
         assert "<b onclick" not in board and "&lt;b onclick=&quot;x&quot;&gt;ann&lt;/b&gt;" in board
         drawn = re.search(rf'<use href="#mh-hex" x="[^"]+" y="[^"]+" class="([^"]*)" data-cell="{spawn}"', board)
         assert drawn.group(1) == "hex hex--ground hex--spawn-a hex--x&quot;y", drawn.group(1)

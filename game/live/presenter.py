@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy
 
 from .. import fairness, time_controls
 from ..games.base import Drawn, Step
-from ..games.markup import url
+from ..games.markup import esc, number, translate, url
 from . import frames
 
 REFUSALS = {
@@ -205,7 +205,24 @@ def render_parts(ctx, parts=PARTS, oob=True):
 
 
 def render_log(entries, *, append):
-    return render_to_string("game/_log.html", {"entries": entries, "append": append, "oob": True})
+    """templates/game/_log.html as a socket sends it (``oob``), drawn in Python: every change of a
+    browser's match page sends it, and the template cost as much as the rest of a spectators'
+    redraw (docs/performance.md). Byte for byte the template's (tests/game/test_log_markup.py);
+    the page still includes the template."""
+    if append:
+        out = ['<ol hx-swap-oob="beforeend:#match-log">']
+    else:
+        out = ['<ol id="match-log" class="match-log" tabindex="0" aria-label="', translate("Log"), '" hx-swap-oob="true">']
+    for entry in entries:
+        out.append(f'\n<li class="log-entry log-entry--{esc(entry["kind"])}" data-version="{number(entry["version"])}"')
+        out.append(' data-own>' if entry.get("own") else ">")
+        if entry["images"]:
+            out.append('<span class="log-images">')
+            out.extend(f'<img src="{esc(image)}" alt="" width="20" height="20">' for image in entry["images"])
+            out.append("</span>")
+        out.append(f'<span class="log-text">{esc(entry["text"])}</span></li>')
+    out.append("\n</ol>\n")
+    return "".join(out)
 
 
 def refusal_text(game, code, message):

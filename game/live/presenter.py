@@ -216,7 +216,7 @@ def render_log(entries, *, append):
     for entry in entries:
         out.append(f'\n<li class="log-entry log-entry--{esc(entry["kind"])}" data-version="{number(entry["version"])}"')
         out.append(' data-own>' if entry.get("own") else ">")
-        if entry["images"]:
+        if entry.get("images"):
             out.append('<span class="log-images">')
             out.extend(f'<img src="{esc(image)}" alt="" width="20" height="20">' for image in entry["images"])
             out.append("</span>")

@@ -61,6 +61,8 @@ def test_a_log_line_with_text_a_template_escapes_is_drawn_as_the_template_draws_
         {"version": 7, "text": "<b>&'\"</b> 你好", "kind": 'x"<', "images": ['/a"b<c>.png', "/d&e.png"], "own": True},
         {"version": 1234567, "text": mark_safe("<em>trusted</em>"), "kind": "called-off", "images": []},
         {"version": 0, "text": "", "kind": "", "images": [], "own": False},
+        # A line with no drawings or owner given: the template takes a missing key as empty.
+        {"version": 3, "text": "x", "kind": "action"},
     ]
     with translation.override(language):
         for append in (True, False):

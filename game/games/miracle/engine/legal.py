@@ -6,11 +6,11 @@ Both are built from the same helpers the checks use (``reachable``, ``spawn_poin
 from itertools import combinations
 
 from . import board
-from .board import CELLS, DIST, MIRACLE_CELL
+from .board import CELLS, COORDS, DIST, MIRACLE_CELL
 from .cards import ARTIFACT_STATS, ARTIFACTS, DECK_CREATURES, INFERNO_FLAME, LEVELS, SALAMANDER_SHIELD, STATS
 from .checks import inferno_cells_ok, spawn_points
 from .combat import can_hit
-from .movement import path_to, reachable
+from .movement import reachable
 
 
 def unit_attacks(state, unit):
@@ -27,12 +27,25 @@ def unit_attacks(state, unit):
     return targets
 
 
-def unit_moves(state, unit):
-    """``{cell: path}`` of every cell ``unit`` may move to now."""
-    if not unit.can_act:
-        return {}
-    parent = reachable(state, unit)
-    return {cell: path_to(parent, cell) for cell in parent if cell != unit.cell}
+def _move_options(parent):
+    """``[{"to": [x, y, z], "path": [[x, y, z], ...]}]`` for each cell of ``reachable``'s ``parent``
+    but the start, in its order, each path as ``path_to`` gives it.
+
+    A socket's view of 神迹之战 carries these for every creature that may act, and they were the
+    biggest cost of drawing it (docs/performance.md): ``parent`` lists a cell only after the cell it
+    is reached from, so each path is its predecessor's plus one cell, built in one copy instead of
+    one call per cell of it. A cell's coordinates are one list wherever the result names the cell:
+    the result is read, encoded and shared (``fanout.game_part``), never changed."""
+    paths = {}
+    moves = []
+    for cell, previous in parent.items():
+        if previous == -1:
+            paths[cell] = []
+            continue
+        at = list(COORDS[cell])
+        path = paths[cell] = paths[previous] + [at]
+        moves.append({"to": at, "path": path})
+    return moves
 
 
 def summon_cells(state, player):
@@ -84,11 +97,10 @@ def options(state, player):
     units = []
     for unit in state.units.values():
         if unit.camp == player and unit.can_act:
-            moves = unit_moves(state, unit)
             units.append({
                 "unit": unit.id,
                 "at": board.coord(unit.cell),
-                "moves": [{"to": board.coord(c), "path": [board.coord(p) for p in path]} for c, path in moves.items()],
+                "moves": _move_options(reachable(state, unit)),
                 "attacks": unit_attacks(state, unit),
             })
     summons = [{"type": t, "level": lv, "cost": STATS[t, lv].cost, "cells": [board.coord(c) for c in cells]}

@@ -489,9 +489,10 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
             parts += ("tutorial",) if match.tutorial else ()
 
             def draw():
-                # The page's forms are built from a payload of its own (the cached parts are shared).
-                # None of these parts shows the win chance: its bar has frames of its own.
-                seen = frames.payload(match, seat, estimate=False)
+                # The game's part is the one this process's sockets share (the presenter only reads a
+                # payload: tests/game/test_presenter_reads_only.py). None of these parts shows the win
+                # chance: its bar has frames of its own.
+                seen = frames.payload(match, seat, fanout.game_part(match, seat), estimate=False)
                 ctx = presenter.context(self.game, seen, spectators, self.log_book.marks, players, frames.machines(match))
                 return presenter.render_parts({**ctx, **self.page_extras()}, parts)
 

@@ -13,6 +13,8 @@ from urllib.parse import parse_qs
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from .protocol import encode
+
 MAX_FRAME_BYTES = 8 * 1024
 
 
@@ -57,4 +59,4 @@ class BenchEchoConsumer(AsyncWebsocketConsumer):
         await self.send_json({"type": "state", "version": version, "pad": self.pad})
 
     async def send_json(self, content):
-        await self.send(text_data=json.dumps(content, separators=(",", ":")))
+        await self.send(text_data=encode(content))

@@ -12,7 +12,6 @@ spectators' fragment or frames drawn from the same inputs are made once there). 
 good (a Redis restart forgets every group) is made up for by game/recheck.py.
 """
 import asyncio
-import json
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
@@ -32,7 +31,7 @@ from .groups import match_group, watchers_group
 from . import connects, fanout, frames, presence, presenter, recheck, sessions
 from .chatting import ChatSocket
 from .presence_socket import PresenceSocket
-from .protocol import ProtocolError, parse
+from .protocol import ProtocolError, encode, parse
 from .ratelimit import FrameRate
 
 
@@ -54,11 +53,6 @@ def page_language(scope):
 def sent_key(match, seat):
     """What a socket last brought its viewer up to; an unchanged key means nothing new to send."""
     return (match.version, match.status, seat, match.rematch_status)
-
-
-def dumps(frame):
-    """A JSON frame as sent."""
-    return json.dumps(frame, separators=(",", ":"))
 
 
 def presence_fields(counts):
@@ -428,7 +422,7 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
         if seat is None and shared is not None:
             # Spectators who were at the same version get the same frames, made and encoded once;
             # only spectators, as for the pages (``render_update``).
-            out = fanout.once(shared, ("json", self.version, counts), lambda: [dumps(frame) for frame in build()])
+            out = fanout.once(shared, ("json", self.version, counts), lambda: [encode(frame) for frame in build()])
         else:
             out = build()
         self.version = match.version
@@ -528,7 +522,7 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
         return {"type": "error", "code": code, "message": str(message), "id": None}
 
     async def send_json(self, content):
-        await self.send(text_data=dumps(content))
+        await self.send(text_data=encode(content))
 
     async def send_error(self, code, message, client_id=None):
         if self.html:

@@ -9,7 +9,6 @@ reads what it missed from the database; game/recheck.py rings it for whatever th
 (a Redis restart forgets every group).
 """
 import asyncio
-import json
 
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
@@ -22,7 +21,7 @@ from ratings import pairing
 from .. import games, services
 from ..access import may_watch
 from ..live import clocks, frames, presence, recheck
-from ..live.protocol import ProtocolError
+from ..live.protocol import ProtocolError, encode
 from ..live.ratelimit import FrameRate
 from ..models import Match
 from ..live.groups import match_group, ring_presence
@@ -366,7 +365,7 @@ class BotConsumer(AsyncWebsocketConsumer):
         return {**frames.payload(match, seat), "deadline": deadline_of(match.pk, seat)}
 
     async def send_json(self, content):
-        await self.send(text_data=json.dumps(content, separators=(",", ":")))
+        await self.send(text_data=encode(content))
 
     async def send_error(self, code, message, client_id=None):
         await self.send_json({"type": "error", "code": code, "message": str(message), "id": client_id})

@@ -59,6 +59,8 @@ PARTS = 1024
 PRESENCE = 2048
 PRESENCE_TTL = 30.0
 ESTIMATES = 1024
+# A loaded state serves the other audiences of the same change, made within milliseconds of it.
+LOADED = 16
 
 
 class LRU:
@@ -106,10 +108,13 @@ projections = LRU(PROJECTIONS)
 parts = LRU(PARTS)
 counts = LRU(PRESENCE)
 estimates = LRU(ESTIMATES)
+# (match id, seed, version, status) -> its state as ``Game.load`` made it, only ever read
+# (``game_part``): never the state a command is applied to.
+loaded = LRU(LOADED)
 
 
 def clear():
-    for table in (rows, newest, events, projections, parts, counts, estimates):
+    for table in (rows, newest, events, projections, parts, counts, estimates, loaded):
         table.clear()
 
 
@@ -302,13 +307,20 @@ def versions(match, seat, after):
 
 
 def game_part(match, seat):
-    """``frames.game_part(match, seat)``, computed once per match state and audience."""
+    """``frames.game_part(match, seat)``, computed once per match state and audience, from a state
+    loaded once per match state: the sockets of a change want up to three audiences' parts of it."""
     audience = frames.audience_for(match, seat)
-    key = (match.pk, match.seed, match.version, match.status, audience)
-    part = parts.get(key)
+    state_key = (match.pk, match.seed, match.version, match.status)
+    part = parts.get((*state_key, audience))
     if part is None:
-        part = frames.game_part(match, seat)
-        parts.put(key, part)
+        state = None
+        if match.state is not None:
+            state = loaded.get(state_key)
+            if state is None:
+                state = games.get(match.game).load(match.state)
+                loaded.put(state_key, state)
+        part = frames.game_part(match, seat, state)
+        parts.put((*state_key, audience), part)
     return part
 
 

@@ -97,14 +97,16 @@ def clock(match):
     }
 
 
-def game_part(match, seat):
+def game_part(match, seat, state=None):
     """(view, choices): the game's share of ``payload`` (``Game.view`` and ``Game.choices``), which
     depends on nothing but the match's state and status and the viewer's seat (the match sockets
-    share it, game/live/fanout.py). Only a player of a live match has choices."""
+    share it, game/live/fanout.py). Only a player of a live match has choices. ``state``: the
+    match's state loaded already (``Game.load``); both calls only read it."""
     game = games.get(match.game)
     if match.state is None:
         return None, game.choices(None, None)
-    state = game.load(match.state)
+    if state is None:
+        state = game.load(match.state)
     player = seat if match.status == Match.Status.LIVE else None
     return game.view(state, audience_for(match, seat)), game.choices(state, player)
 

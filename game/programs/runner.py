@@ -31,7 +31,7 @@ from concurrent.futures import ThreadPoolExecutor
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import cache
-from django.db import connections
+from django.db import close_old_connections, connections
 from django.db.models import Q
 from django.dispatch import Signal
 from django.utils import timezone
@@ -77,6 +77,21 @@ def serve_from(loop, worker=False):
     _worker = _worker or worker
     if _worker or not dispatch.external():
         _clock.start()
+
+
+def release_connections():
+    """What a job in a worker thread does with its database connections when it ends.
+
+    A ``run_bots`` worker keeps them as a request thread keeps its own (``close_old_connections``:
+    closed once broken or older than ``CONN_MAX_AGE``): it runs a job for every change of every live
+    match (a win chance, a settle), and a new connection per job cost it a fifth of its CPU and
+    PostgreSQL a new backend each time (docs/performance.md, issue #26). A server's own worker
+    threads (bots thinking inline, tests) close theirs: nothing else would, and they outlive the
+    requests that started the jobs."""
+    if _worker:
+        close_old_connections()
+    else:
+        connections.close_all()
 
 
 def _submit(job, *args):
@@ -125,8 +140,7 @@ def settle_job(match_id):
                     return
                 _busy[match_id] = False
     finally:
-        # Worker threads outlive requests; never leave a connection open behind one.
-        connections.close_all()
+        release_connections()
 
 
 def settle(match_id):
@@ -248,7 +262,7 @@ def _sweep_job():
     except Exception:
         logger.exception("Sweeping bot seats failed")
     finally:
-        connections.close_all()
+        release_connections()
 
 
 def sweep_seconds():

@@ -22,7 +22,6 @@ import logging
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import connections
 
 from .. import games
 from ..history.replays import start, steps
@@ -56,8 +55,7 @@ def estimate_job(match_id):
     except Exception:
         logger.exception("Estimating the win chance of match %s failed", match_id)
     finally:
-        # Worker threads outlive requests; never leave a connection open behind one.
-        connections.close_all()
+        runner.release_connections()
 
 
 def estimate(match_id):

@@ -145,3 +145,30 @@ def test_a_connection_dropped_right_after_answering_fails_one_call_and_the_next_
         return count, connections["default"].connection.info.backend_pid != first
 
     assert in_a_request_thread(calls) == (0, True)
+
+
+def _two_jobs():
+    """Two win-chance jobs one after the other in one thread, as a worker's thread runs them: the
+    connection each left behind (None: closed)."""
+    from game.programs import winchances
+
+    left = []
+    for _ in range(2):
+        winchances.estimate_job(987654321)
+        left.append(connections["default"].connection)
+    return left
+
+
+def test_a_run_bots_workers_thread_keeps_its_connection_from_job_to_job(kept_connections, monkeypatch):
+    from game.programs import runner
+
+    monkeypatch.setattr(runner, "_worker", True)
+    first, second = in_a_request_thread(_two_jobs)
+    assert first is not None and second is first
+
+
+def test_a_servers_worker_thread_closes_its_connection_after_each_job(kept_connections, monkeypatch):
+    from game.programs import runner
+
+    monkeypatch.setattr(runner, "_worker", False)
+    assert in_a_request_thread(_two_jobs) == [None, None]

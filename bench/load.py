@@ -100,7 +100,7 @@ async def quiet(servers, timeout=90):
             return
 
 
-async def measure(kind, mode, level, args, servers, urls, on_window=None):
+async def measure(kind, mode, level, args, servers, urls, on_window=None, workers=()):
     think = args.think if mode == "paced" else 0.0
     pool = []
     if kind == "game":
@@ -113,10 +113,11 @@ async def measure(kind, mode, level, args, servers, urls, on_window=None):
               args.game, args.ui)
     run.on_window = on_window or (lambda: None)
     run.probe = lambda: {"servers": [cpu_seconds(s.pid) for s in servers], "busy": machine_busy(),
-                         "services": service_cpu_seconds()}
+                         "services": service_cpu_seconds(), "workers": [cpu_seconds(w.pid) for w in workers]}
     wall = await asyncio.wait_for(run_tables(run), args.duration + args.drain + 300)
     before, after = run.probes
     cpu = [round((a - b) / wall, 2) for a, b in zip(after["servers"], before["servers"])]
+    worker_cpu = round(sum(a - b for a, b in zip(after["workers"], before["workers"])) / wall, 2)
     # A backend that exits during the window takes its CPU time with it: never report below 0.
     services = {k: round(max(0.0, after["services"][k] - before["services"][k]) / wall, 2) for k in after["services"]}
     busy = round((after["busy"][0] - before["busy"][0]) / max(1, after["busy"][1] - before["busy"][1]), 2)
@@ -146,6 +147,8 @@ async def measure(kind, mode, level, args, servers, urls, on_window=None):
         "server_cpu_ms_per_command": round(1000 * sum(cpu) / (run.applied / wall), 1) if run.applied else None,
         "client_cpu_cores": round(run.client_cpu / wall, 2),
         "service_cpu_cores": services,
+        # The bot worker's: the spectators' win chances are estimated there, one per change.
+        "worker_cpu_cores": worker_cpu,
         "machine_busy": busy,
         "server_rss_mib": [round(memory(s.pid)[0] / 1024, 1) for s in servers],
     }
@@ -209,7 +212,7 @@ async def idle_memory(servers, urls, count):
 
 HEADER = (
     f"{'run':<15}{'matches':>8}{'sockets':>8}{'cmd/s':>8}  {'ack p50/p95/p99 ms':>21}  {'opponent p50/p95/p99':>21}"
-    f"  {'spectator p50/p95/p99':>22}{'gaps':>6}{'dups':>6}{'behind':>7}{'leaks':>6}{'errors':>7}  cpu cores: servers|client|pg|redis|machine busy"
+    f"  {'spectator p50/p95/p99':>22}{'gaps':>6}{'dups':>6}{'behind':>7}{'leaks':>6}{'errors':>7}  cpu cores: servers|client|pg|redis|worker|machine busy"
 )
 
 
@@ -222,7 +225,8 @@ def print_row(s):
         f"{s['run']:<15}{s['matches']:>8}{s['sockets']:>8}{s['commands_per_s']:>8.1f}  {trio(s['ack_ms']):>21}  "
         f"{trio(s['opponent_ms']):>21}  {trio(s['spectator_ms']):>22}{s['gaps']:>6}{s['duplicates']:>6}"
         f"{s['behind_at_end']:>7}{s['leaks']:>6}{sum(s['errors'].values()):>7}  {cpu}|{s['client_cpu_cores']:.2f}|"
-        f"{s['service_cpu_cores']['postgres']:.2f}|{s['service_cpu_cores']['redis-server']:.2f}|{s['machine_busy']:.2f}",
+        f"{s['service_cpu_cores']['postgres']:.2f}|{s['service_cpu_cores']['redis-server']:.2f}|{s.get('worker_cpu_cores', 0):.2f}"
+        f"|{s['machine_busy']:.2f}",
         flush=True,
     )
 
@@ -270,7 +274,7 @@ def start_profiles(args, servers, label):
     ]
 
 
-async def bench(args, servers, urls):
+async def bench(args, servers, urls, workers=()):
     levels = [int(v) for v in args.curve.split(",")] if args.curve else [args.matches]
     idle = await idle_memory(servers, urls, args.idle_spectators) if args.idle_spectators and servers else None
     print(HEADER)
@@ -283,7 +287,7 @@ async def bench(args, servers, urls):
             spies = []
             label = f"{kind}-{mode}-{level}"
             profile = (lambda: spies.extend(start_profiles(args, servers, label))) if level == levels[-1] else None
-            runs[f"{kind}_{mode}"] = await measure(kind, mode, level, args, servers, urls, profile)
+            runs[f"{kind}_{mode}"] = await measure(kind, mode, level, args, servers, urls, profile, workers)
             for spy in spies:
                 spy.wait(60)
         curve[level] = runs
@@ -373,7 +377,7 @@ def main(argv=None):
               f"think {args.think} s; {args.duration:g} s per run; CONN_MAX_AGE="
               f"{'settings default' if args.conn_max_age is None else args.conn_max_age}; "
               f"MATCH_SOCKET_RATE={args.socket_rate or 'settings default'}", flush=True)
-        result = asyncio.run(bench(args, servers, urls))
+        result = asyncio.run(bench(args, servers, urls, workers))
         result.update(game=args.game, ui=args.ui, setup=args.setup, processes=len(urls), spectators=args.spectators, think_s=args.think,
                       duration_s=args.duration, conn_max_age=args.conn_max_age, socket_rate=args.socket_rate, seconds=round(time.time() - started))
         if args.svg and len(result["levels"]) > 1:

@@ -25,8 +25,12 @@ def encode(frame):
     """A frame as sent: compact JSON, text. With orjson rather than the standard library's encoder,
     which took about a twentieth of a server's CPU under load (docs/performance.md, issue #26): a
     socket sends a state frame on every change. The text is the standard encoder's, except that
-    characters outside ASCII are sent as themselves, not as ``\\u`` escapes (the same JSON)."""
-    return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
+    characters outside ASCII are sent as themselves, not as ``\\u`` escapes (the same JSON). What
+    orjson refuses and the standard encoder takes (an integer beyond 64 bits) goes to the latter."""
+    try:
+        return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:
+        return json.dumps(frame, separators=(",", ":"), ensure_ascii=False)
 
 
 class ProtocolError(Exception):

@@ -16,6 +16,11 @@ def test_a_frame_is_the_json_the_standard_encoder_gives():
     assert text == json.dumps(frame, separators=(",", ":"), ensure_ascii=False)
 
 
+def test_an_integer_beyond_64_bits_is_encoded_too():
+    frame = {"type": "error", "id": "c1", "big": 2**70, "small": -(2**70)}
+    assert encode(frame) == json.dumps(frame, separators=(",", ":"))
+
+
 def test_every_payload_of_random_matches_encodes_as_the_standard_encoder_does():
     count = 0
     for positions in (aquawar_positions(2, 6), miracle_positions(2, 15)):

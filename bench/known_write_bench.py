@@ -6,7 +6,8 @@ Plays Aquawar matches of random legal commands between two accounts (PostgreSQL 
 own, removed again: ``_loadserver.Environment``), each move from the row the previous move's
 write returned (``fanout.latest``), as a socket's process does. A move's cost is the process's CPU
 (every thread: the event loop's and the database thread's) from the call to the end of what it set
-off on the loop (the doorbell's send to Redis), the commands chosen and the row made outside it.
+off on the loop (the doorbell's send to Redis), the commands chosen and the row made outside it;
+the wall time too (a move at a time: the database's and Redis's time included).
 Moves the one statement does not write (a match's last) are made on the locked path and left out.
 
     python bench/known_write_bench.py [--moves 1000] [--repeat 3] [--pg URL] [--redis-db 5]
@@ -57,12 +58,12 @@ def new_match(accounts):
     from game import services
     from game.live import fanout
 
-    match = services.join_match(services.create_match(accounts[0][0]), accounts[1][0])
+    match = services.join_match(services.create_match(accounts[0][0], paced=False), accounts[1][0])
     return fanout.read_match(match.pk)
 
 
 async def play(args, accounts, rng):
-    """{path: [CPU ns per move]} for ``args.moves`` moves, the paths taking turns."""
+    """{path: [(CPU ns, wall ns) per move]} for ``args.moves`` moves, the paths taking turns."""
     from channels.db import database_sync_to_async
 
     from game import games, services
@@ -87,18 +88,18 @@ async def play(args, accounts, rng):
         command = rng.choice(game.legal_commands(state, seat))
         user, login = accounts[seat]
         name = ("thread", "loop")[turn % 2]
-        started = time.process_time_ns()
+        started, wall = time.process_time_ns(), time.perf_counter_ns()
         result = await paths[name](known, user, f"c{known.version}", known.version, command, login)
         # The doorbell's send (and nothing else: the loop's connection keeper waits for ever).
         rings = [task for task in asyncio.all_tasks() if task is not me and task.get_coro().__name__ != "_keep"]
         if rings:
             await asyncio.wait(rings)
-        spent = time.process_time_ns() - started
+        spent, wall = time.process_time_ns() - started, time.perf_counter_ns() - wall
         if result is None:
             # The match's last move: the locked path's, not this benchmark's (it ends the match).
             await database_sync_to_async(services.apply_command)(match.pk, user, f"c{known.version}", known.version, command)
             continue
-        costs[name].append(spent)
+        costs[name].append((spent, wall))
         turn += 1
     return costs
 
@@ -122,14 +123,21 @@ def main(argv=None):
             return [await play(args, found, rng) for _ in range(args.repeat)]
 
         runs = async_to_sync(run)()
-        medians = {name: [statistics.median(run[name]) / 1000 for run in runs] for name in ("thread", "loop")}
+        medians = {
+            name: [[statistics.median(cost[i] for cost in run[name]) / 1000 for run in runs] for i in (0, 1)]
+            for name in ("thread", "loop")
+        }
         result = {
             "moves_per_run": args.moves,
-            "cpu_us_median_per_run": {name: [round(m, 1) for m in values] for name, values in medians.items()},
-            "loop_over_thread_per_run": [round(loop / thread, 2) for loop, thread in zip(medians["loop"], medians["thread"])],
+            "cpu_us_median_per_run": {name: [round(m, 1) for m in cpu] for name, (cpu, _) in medians.items()},
+            "wall_us_median_per_run": {name: [round(m, 1) for m in wall] for name, (_, wall) in medians.items()},
+            "loop_over_thread_cpu_per_run": [
+                round(loop / thread, 2) for loop, thread in zip(medians["loop"][0], medians["thread"][0])
+            ],
         }
-        for name, values in medians.items():
-            print(f"{name}: CPU per move (median of each run) {', '.join(f'{v:.0f}' for v in values)} µs")
+        for name, (cpu, wall) in medians.items():
+            print(f"{name}: per move (median of each run) CPU {', '.join(f'{v:.0f}' for v in cpu)} µs,"
+                  f" wall {', '.join(f'{v:.0f}' for v in wall)} µs")
         print(json.dumps(result))
     finally:
         env.destroy()

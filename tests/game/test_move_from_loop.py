@@ -5,6 +5,7 @@ that fails costs no move; two moves that race are both applied, once each."""
 import asyncio
 import contextlib
 import threading
+import time
 
 import pytest
 from asgiref.sync import SyncToAsync
@@ -363,3 +364,23 @@ async def test_a_change_committed_while_the_statement_waited_for_the_lock_stops_
         assert await stored(match.pk) == (2, [(1, 1, "g"), (2, 0, "h")])
     finally:
         await disconnect(sockets)
+
+
+def test_the_loop_s_connection_is_closed_when_its_loop_ends():
+    """Tests, and asgiref's ``async_to_sync``, make a loop after another: none may leave its backend
+    behind (the test database could not be dropped, and PostgreSQL's connections would run out)."""
+    async def backend():
+        return await backend_of_the_loop_s_connection()
+
+    with asyncio.Runner() as runner:
+        pid = runner.run(backend())
+        # Kept past its end, as whatever made a loop may keep it: its connection must not wait for
+        # the loop's collection to be closed.
+        ended = runner.get_loop()
+    with connection.cursor() as cursor:
+        for _ in range(100):
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = %s", [pid])
+            if cursor.fetchone() == (0,):
+                return
+            time.sleep(0.05)
+    pytest.fail(f"backend {pid} of {ended} is still there")

@@ -14,6 +14,7 @@ from django.contrib.sessions.models import Session
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.utils import timezone
 
+from . import asyncdb
 from .models import PROGRAM_MARKS, BotSeat, Match, MatchEvent
 
 _local = threading.local()
@@ -330,6 +331,27 @@ def write_command_if_current(match_id, event, fields, version, status, updated, 
     the conditions again on the row it left (READ COMMITTED's rule for UPDATE). The bot seats are
     read from the statement's snapshot, which may predate a seat added meanwhile; adding one to a
     live match (``claim_seat``) sets ``updated``, so such a statement writes nothing."""
+    sql, params = command_if_current(match_id, event, fields, version, status, updated, login)
+    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+        cursor.execute(sql, params)
+        return written_if_current(cursor.fetchall())
+
+
+async def write_command_if_current_from_loop(match_id, event, fields, version, status, updated, login):
+    """``write_command_if_current`` on the event loop's own connection (``asyncdb.fetch``, which
+    raises ``asyncdb.Unavailable`` when it has no answer), touching no connection of Django's."""
+    rows = await asyncdb.fetch(*command_if_current(match_id, event, fields, version, status, updated, login))
+    return written_if_current(rows)
+
+
+def written_if_current(rows):
+    """What ``write_command_if_current`` returns, from its statement's rows."""
+    return tuple(rows[0]) if rows else None
+
+
+def command_if_current(match_id, event, fields, version, status, updated, login):
+    """``write_command_if_current``'s statement and its parameters, as Django's PostgreSQL cursor
+    takes them: (sql, params). Builds nothing but text and values: safe on the event loop."""
     connection = connections[DEFAULT_DB_ALIAS]
     inserting = _prepared(MatchEvent, event, connection)
     setting = _prepared(Match, fields, connection)
@@ -369,8 +391,7 @@ def write_command_if_current(match_id, event, fields, version, status, updated, 
     params = [value for _, value in setting] + [match_id, version, status, updated_value]
     params += [login.session_key, now, login.user_id, login.password]
     params += [value for _, value in inserting]
-    rows = _fetch(connection, ("write_command_if_current", names), build, params)
-    return tuple(rows[0]) if rows else None
+    return _statement(connection, ("write_command_if_current", names), build), params
 
 
 def writes_without_lock():

@@ -5,6 +5,8 @@ database write lock from its first statement (SQLite in IMMEDIATE mode), and fin
 conditioned on the version it read, which must touch exactly one row. The doorbell rings only after
 the commit, so a socket that hears it always finds the new rows.
 """
+import asyncio
+import logging
 from functools import partial
 from typing import NamedTuple
 
@@ -13,11 +15,13 @@ from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import games, plainsql, time_controls
+from . import asyncdb, games, plainsql, time_controls
 from .errors import ServiceError
 from .limits import check_creation_rate, check_live_limit, check_open_limit, check_vs_computer_limit, require_member
 from .live import clocks, groups, presence
 from .models import BotAccount, BotSeat, Match, MatchEvent, hold_account, new_seed
+
+logger = logging.getLogger(__name__)
 
 
 class Result(NamedTuple):
@@ -34,10 +38,24 @@ class WhileLoggedIn(NamedTuple):
     password: str
 
 
-def _ring_on_commit(match_id, version, ring=None):
+def _on_commit(call):
     # robust: the change is committed whatever happens to the doorbell; sockets catch up on the
     # next doorbell or reconnect, so a lost ring is never worth an error for the player.
-    transaction.on_commit(partial(groups.ring_doorbell, match_id, version, ring), robust=True)
+    transaction.on_commit(call, robust=True)
+
+
+def _at_once(call):
+    """``_on_commit`` for a change committed already (a statement outside any transaction): what
+    ``on_commit(robust=True)`` does there, without asking Django's connection, which the event
+    loop must not touch."""
+    try:
+        call()
+    except Exception:
+        logger.exception("Error calling %s after a command's commit", call)
+
+
+def _ring_on_commit(match_id, version, ring=None):
+    _on_commit(partial(groups.ring_doorbell, match_id, version, ring))
 
 
 # Sent on the commit of a change to a match with a machine in a seat or a clock running, with the
@@ -81,12 +99,13 @@ def _changed(match, version, game, state, actor=None, restart=True, was_picking=
     _announce(match.pk, version, clocks.arm(match, game, state, actor, restart, was_picking))
 
 
-def _announce(match_id, version, busy, ring=None):
-    """The doorbell (named ``ring``, if given) and the bot runner if ``busy`` (``clocks.arm``), on commit."""
-    _ring_on_commit(match_id, version, ring)
-    transaction.on_commit(partial(match_changed.send, sender=Match, match_id=match_id), robust=True)
+def _announce(match_id, version, busy, ring=None, soon=_on_commit):
+    """The doorbell (named ``ring``, if given) and the bot runner if ``busy`` (``clocks.arm``), on
+    commit (``soon``: ``_at_once`` after a change committed already)."""
+    soon(partial(groups.ring_doorbell, match_id, version, ring))
+    soon(partial(match_changed.send, sender=Match, match_id=match_id))
     if busy:
-        transaction.on_commit(partial(settle_requested.send, sender=Match, match_id=match_id), robust=True)
+        soon(partial(settle_requested.send, sender=Match, match_id=match_id))
 
 
 def game_named(name):
@@ -445,15 +464,72 @@ def _change(match_id, user, client_id, command, run, seat=None):
     return Result(version, False)
 
 
+class _KnownWrite(NamedTuple):
+    """A command from a known row, ready for its one statement (``_planned``)."""
+
+    version: int
+    event: dict
+    fields: dict
+
+
 def _change_known(known, user, client_id, command, run, login):
     """``_change`` from ``known`` without a lock or a transaction, while ``login`` holds
     (``plainsql.write_command_if_current``: one round trip to the database instead of four, and no
     cache read for the login before it), or None to take the locked path: off
     PostgreSQL, inside a caller's transaction, when ``known`` is not the match's row any more (the
-    write checks), and for whatever needs the lock's transaction: a refusal (the locked path says
-    it, or finds the command made before), the end of the match (``match_ended``'s receivers run
-    under the lock), a clock or a machine's seat (their rows change with the match's)."""
-    if not plainsql.writes_without_lock() or known.status != Match.Status.LIVE:
+    write checks), and for whatever needs the lock's transaction (``_planned``)."""
+    if not plainsql.writes_without_lock():
+        return None
+    planned = _planned(known, user, client_id, command, run)
+    if planned is None:
+        return None
+    try:
+        row = plainsql.write_command_if_current(*_if_current(known, planned, login))
+    except IntegrityError:
+        # The seat made this command before: the locked path finds its version.
+        return None
+    return _known_written(known.pk, planned.version, row)
+
+
+async def apply_known_from_loop(known, user, client_id, base_version, command, login):
+    """``apply_known`` on the event loop, with nothing on the database thread: the same work, its
+    statement sent on the loop's own connection (``asyncdb``), and what its commit sets off run on
+    the loop (the rings are the loop's tasks). None for the caller to check the login and take
+    ``apply_command``, as from ``apply_known``; ``asyncdb.Unavailable`` when the loop's connection
+    gave no answer (the statement may have been committed): the caller takes ``apply_known`` and
+    ``apply_command`` on the database thread, whose answer says (a repeated client id). Touches
+    neither the ORM nor a connection of Django's: the loop must not block on them."""
+    if not isinstance(command, dict) or login is None or not asyncdb.usable():
+        return None
+    planned = _planned(known, user, client_id or "", command, _command_run(base_version, command))
+    if planned is None:
+        return None
+    # Shielded: a socket that goes away while its move is written (its handler cancelled) must not
+    # leave the move committed but unrung, nor the connection in the middle of a statement.
+    task = asyncio.get_running_loop().create_task(_write_from_loop(known, planned, login))
+    _writing.add(task)
+    task.add_done_callback(_writing.discard)
+    return await asyncio.shield(task)
+
+
+# The writes of ``apply_known_from_loop`` under way, so that the loop keeps them whatever their callers do.
+_writing = set()
+
+
+async def _write_from_loop(known, planned, login):
+    try:
+        row = await plainsql.write_command_if_current_from_loop(*_if_current(known, planned, login))
+    except IntegrityError:
+        return None
+    return _known_written(known.pk, planned.version, row)
+
+
+def _planned(known, user, client_id, command, run):
+    """The command of ``user``'s seat from ``known`` (a ``_KnownWrite``), or None for whatever needs
+    the lock's transaction: a refusal (the locked path says it, or finds the command made before),
+    the end of the match (``match_ended``'s receivers run under the lock), a clock or a machine's
+    seat (their rows change with the match's). Pure: no database, no cache."""
+    if known.status != Match.Status.LIVE:
         return None
     seat = known.seat_of(user)
     if seat is None:
@@ -474,21 +550,28 @@ def _change_known(known, user, client_id, command, run, login):
     fields = {"version": version, "state": game.dump(state), "updated": now}
     event = {"match": known.pk, "version": version, "seat": seat, "client_id": client_id, "command": command,
              "events": events, "created": now}
-    try:
-        row = plainsql.write_command_if_current(
-            known.pk, event, fields, version=known.version, status=Match.Status.LIVE, updated=known.updated,
-            login=login,
-        )
-    except IntegrityError:
-        # The seat made this command before: the locked path finds its version.
-        return None
+    return _KnownWrite(version, event, fields)
+
+
+def _if_current(known, planned, login):
+    """``plainsql.write_command_if_current``'s arguments for ``planned`` from ``known``."""
+    return known.pk, planned.event, planned.fields, known.version, Match.Status.LIVE, known.updated, login
+
+
+def _known_written(match_id, version, row):
+    """The result of a known row's write that returned ``row`` (None: nothing written), after what
+    its commit sets off, at once: the statement ran outside any transaction, so these run in the
+    order the locked path's commit runs them."""
     if row is None:
         return None
-    # Committed: the statement ran outside any transaction, so these run at once, in the order
-    # the locked path's commit runs them.
     ring = groups.new_ring()
-    transaction.on_commit(
-        partial(applied.send, sender=Match, match_id=known.pk, ring=ring, row=row, changed={}), robust=True
-    )
-    _announce(known.pk, version, False, ring)
+    _at_once(partial(applied.send, sender=Match, match_id=match_id, ring=ring, row=row, changed={}))
+    _announce(match_id, version, False, ring, soon=_at_once)
     return Result(version, False)
+
+
+def rung_again(match_id, version):
+    """Ring for ``version``, which a command made before and may have left unrung: a write from the
+    event loop that got no answer (``asyncdb.Unavailable``) and was then found committed. A ring too
+    many costs its hearers a read."""
+    _announce(match_id, version, False, soon=_at_once)

@@ -12,6 +12,7 @@ spectators' fragment or frames drawn from the same inputs are made once there). 
 good (a Redis restart forgets every group) is made up for by game/recheck.py.
 """
 import asyncio
+import inspect
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
@@ -23,7 +24,7 @@ from django.utils.translation.trans_real import parse_accept_lang_header
 
 from aquawar_site.security import scope_address
 
-from .. import fairness, games, rematch, services
+from .. import asyncdb, fairness, games, rematch, services
 from ..access import may_watch
 from ..models import Match
 from ..services import ServiceError
@@ -218,16 +219,36 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
         except sessions.Ended:
             await self.login_ended()
 
-    def apply_command(self, client_id, version, command):
-        """``services.apply_command``; first ``services.apply_known`` from the newest row of the match
-        this process has (``fanout.latest``): its write asks the database whether the login holds,
-        so only when it writes nothing is the login checked (``checked``) before the locked path."""
+    async def apply_command(self, client_id, version, command):
+        """``services.apply_command``; first, from the newest row of the match this process has
+        (``fanout.latest``), ``services.apply_known_from_loop``: its one statement sent from the event
+        loop, with no call on the database thread. Its write asks the database whether the login
+        holds, so only when it writes nothing is the login checked (``checked``) before the locked
+        path. When the loop's connection gives no answer, the database thread's path decides."""
         known = fanout.latest(self.match_pk)
         if known is not None:
-            result = services.apply_known(known, self.user, client_id, version, command, self.login.written_while())
+            try:
+                result = await services.apply_known_from_loop(
+                    known, self.user, client_id, version, command, self.login.written_while()
+                )
+            except asyncdb.Unavailable:
+                return await database_sync_to_async(self.apply_unanswered)(known, client_id, version, command)
             if result is not None:
                 return result
-        return self.checked(services.apply_command)(self.match_id, self.user, client_id, version, command)
+        return await database_sync_to_async(self.checked(services.apply_command))(
+            self.match_id, self.user, client_id, version, command
+        )
+
+    def apply_unanswered(self, known, client_id, version, command):
+        """The command whose statement from the event loop got no answer, on the database thread:
+        ``services.apply_known``, else the locked path. A repeat found there may be that statement's,
+        committed but unrung: it is rung (``services.rung_again``)."""
+        result = services.apply_known(known, self.user, client_id, version, command, self.login.written_while())
+        if result is None:
+            result = self.checked(services.apply_command)(self.match_id, self.user, client_id, version, command)
+            if result.duplicate:
+                services.rung_again(self.match_pk, result.version)
+        return result
 
     async def login_ended(self):
         # Closing: receive() takes nothing more, and no further change of the match reaches the
@@ -242,12 +263,14 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
             await recheck.leave_group(self.channel_layer, group, self.channel_name)
 
     async def call(self, client_id, service, *args, checked=True):
-        """``service(*args)`` off the event loop: its result, or None once its refusal is sent.
-        ``checked``: only while the login holds (``SessionSocket.checked``); False for a service
-        that checks it itself."""
+        """``service(*args)`` off the event loop (awaited, if it is a coroutine function: it decides
+        where its work runs): its result, or None once its refusal is sent. ``checked``: only while
+        the login holds (``SessionSocket.checked``); False for a service that checks it itself."""
         try:
             # A refusal is read by the person at the page, in its language; programs get English.
             with translation.override(self.language if self.html else settings.LANGUAGE_CODE):
+                if inspect.iscoroutinefunction(service):
+                    return await service(*args)
                 return await database_sync_to_async(self.checked(service) if checked else service)(*args)
         except ServiceError as error:
             await self.send_error(error.code, error.message, client_id)

@@ -49,14 +49,35 @@ def ring_presence(match_id):
 
 
 def send(group, message):
-    group_send = get_channel_layer().group_send
+    soon(get_channel_layer().group_send, group, message, failed=_rang)
+
+
+# Sends started on the event loop and not waited for, kept so that the loop does not drop them half done.
+_sending = set()
+
+
+def soon(send_with, *args, failed):
+    """``send_with(*args)``, a coroutine function of the channel layer's, without waiting for it
+    where that can be helped: on the event loop (a move written from it) as a task of its own; from
+    a socket's database call, i.e. on the process's one database thread, handed to the event loop,
+    so that the thread goes on with the other sockets' work instead of waiting for Redis; elsewhere
+    (a worker thread, a command) waited for. ``failed``: the done callback that logs a failure of
+    a send not waited for."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        loop = None
+    if loop is not None:
+        task = loop.create_task(send_with(*args))
+        _sending.add(task)
+        task.add_done_callback(_sending.discard)
+        task.add_done_callback(failed)
+        return
     loop = socket_loop()
     if loop is None:
-        async_to_sync(group_send)(group, message)
+        async_to_sync(send_with)(*args)
         return
-    # In a socket's database call, i.e. on the process's one database thread: the event loop sends
-    # the ring, and this thread goes on with the other sockets' work instead of waiting for Redis.
-    asyncio.run_coroutine_threadsafe(group_send(group, message), loop).add_done_callback(_rang)
+    asyncio.run_coroutine_threadsafe(send_with(*args), loop).add_done_callback(failed)
 
 
 def socket_loop():

@@ -13,16 +13,14 @@ Every worker refreshes one cache key while it runs (``heartbeat``), so a page ca
 is up at all (``available``) and say the computer is unavailable instead of starting a match against
 a bot that would never move.
 """
-import asyncio
 import logging
 
-from asgiref.sync import async_to_sync
 from channels.exceptions import ChannelFull
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.cache import cache
 
-from ..live.groups import socket_loop
+from ..live.groups import soon
 
 logger = logging.getLogger(__name__)
 
@@ -30,9 +28,6 @@ CHANNEL = "bot-work"
 HEARTBEAT_KEY = "bot-workers:alive"
 # A worker refreshes the key this often; it lapses after three missed refreshes.
 HEARTBEAT_SECONDS = 5.0
-
-# Sends started from the event loop, kept so that the loop does not drop them half done.
-_sending = set()
 
 
 def external():
@@ -53,23 +48,9 @@ def request_win_chance(match_id):
 
 
 def request(kind, match_id):
-    message = {"type": kind, "match_id": int(match_id)}
-    try:
-        loop = asyncio.get_running_loop()
-    except RuntimeError:
-        loop = None
-    if loop is not None:
-        task = loop.create_task(_send(message))
-        _sending.add(task)
-        task.add_done_callback(_sending.discard)
-        return
-    loop = socket_loop()
-    if loop is None:
-        async_to_sync(_send)(message)
-        return
-    # A command's commit, on the process's one database thread: the event loop sends the request
-    # while this thread goes on with the other sockets' database work.
-    asyncio.run_coroutine_threadsafe(_send(message), loop).add_done_callback(_sent)
+    # From the event loop (a socket opening on the match, a move written from it) or a command's
+    # commit on the process's one database thread: never waits for the channel layer.
+    soon(_send, {"type": kind, "match_id": int(match_id)}, failed=_sent)
 
 
 def _sent(future):

@@ -36,6 +36,7 @@ missed at the next one. Each table is bounded (the least recently used entries g
 function may be called from any thread.
 """
 import asyncio
+import json
 import threading
 import time
 from collections import OrderedDict
@@ -302,14 +303,22 @@ def versions(match, seat, after):
 
 
 def game_part(match, seat):
-    """``frames.game_part(match, seat)``, computed once per match state and audience."""
+    """``frames.game_part(match, seat)``, computed once per match state and audience.
+
+    Kept as its JSON text, one object the garbage collector does not track, not as the tree of a
+    few hundred dicts and lists it is decoded into: the full collections that stop a server scan
+    every tracked object it holds, and these trees were most of them (docs/performance.md, "Garbage
+    collection in the servers"). The part is only ever sent as JSON, so the decoded copy encodes to
+    the same text."""
     audience = frames.audience_for(match, seat)
     key = (match.pk, match.seed, match.version, match.status, audience)
-    part = parts.get(key)
-    if part is None:
+    text = parts.get(key)
+    if text is None:
         part = frames.game_part(match, seat)
-        parts.put(key, part)
-    return part
+        parts.put(key, json.dumps(part, separators=(",", ":")))
+        return part
+    view, choices = json.loads(text)
+    return view, choices
 
 
 def presence(match_id, seed, ring=None, fresh=False):

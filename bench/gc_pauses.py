@@ -10,14 +10,18 @@ through ``fanout.together`` and ``MatchConsumer.changes`` as it does in a server
 
 Two phases in one run, as a server would live them: ``warm-up`` (``--warmup`` rounds, the engines'
 and the pages' tables built on first use), then ``play`` (``--rounds`` rounds more, new matches
-started as others end). With ``--freeze`` the heap left by the warm-up is frozen (``gc.freeze``)
-before the play, as ``aquawar_site.gcsetup`` does in a server. Reported per phase, from a
-``gc.callbacks`` hook: collections per generation, their median and largest pause in ms; after
-each phase, the objects the collector tracks (``len(gc.get_objects())``, frozen ones excluded) and
-the median time of ``gc.collect(0/1/2)`` (``--collects`` of each), then the tracked objects held
-by the fan-out's tables (``fanout``) by table. One JSON line at the end.
+started as others end). ``--freeze`` freezes the heap (``aquawar_site.gcsetup.freeze``) before the
+first socket opens (``start``), after the warm-up (``warm-up``) or both, as a server does
+(``both``). Reported per phase, from a ``gc.callbacks`` hook: collections per generation, their
+median and largest pause in ms (wall clock, and the process's CPU); after each phase, the objects
+the collector tracks (``len(gc.get_objects())``, frozen ones excluded) and their most common types,
+the median time of ``gc.collect(0/1/2)`` (``--collects`` of each), and the tracked objects held by
+the fan-out's tables (``fanout``) by table. One JSON line at the end.
 
-    .venv/bin/python bench/gc_pauses.py [--matches 25] [--warmup 20] [--rounds 60] [--freeze] [--seed 1]
+    .venv/bin/python bench/gc_pauses.py [--matches 25] [--warmup 20] [--rounds 60] [--freeze both] [--seed 1]
+
+At the end: ``frozen_garbage``, the cyclic garbage a collection finds once the heap is unfrozen
+(what freezing keeps for good, besides what the closed sockets leave).
 """
 import argparse
 import asyncio
@@ -238,7 +242,8 @@ def heap(collects):
 async def play(args, users, cookies):
     from channels.db import database_sync_to_async
 
-    from aquawar_site import gcsetup
+    if args.freeze != "none":
+        from aquawar_site import gcsetup
 
     rng = random.Random(args.seed)
     made = [0]

@@ -16,7 +16,8 @@ first socket opens (``start``), after the warm-up (``warm-up``) or both, as a se
 median and largest pause in ms (wall clock, and the process's CPU); after each phase, the objects
 the collector tracks (``len(gc.get_objects())``, frozen ones excluded) and their most common types,
 the median time of ``gc.collect(0/1/2)`` (``--collects`` of each), and the tracked objects held by
-the fan-out's tables (``fanout``) by table. One JSON line at the end.
+the fan-out's tables (``fanout``) by table, and how often a game part was found in its table and
+how often made (``parts_hits_misses``). One JSON line at the end.
 
     .venv/bin/python bench/gc_pauses.py [--matches 25] [--warmup 20] [--rounds 60] [--freeze both] [--seed 1]
 
@@ -219,6 +220,8 @@ def fanout_objects():
 
 
 def heap(collects):
+    from game.live import fanout
+
     gc.collect()
     times = {}
     for generation in (0, 1, 2):
@@ -236,6 +239,7 @@ def heap(collects):
         "frozen": gc.get_freeze_count(),
         "collect_ms": times,
         "fanout": fanout_objects(),
+        "parts_hits_misses": (fanout.parts.hits, fanout.parts.misses),
     }
 
 

@@ -36,7 +36,7 @@ missed at the next one. Each table is bounded (the least recently used entries g
 function may be called from any thread.
 """
 import asyncio
-import json
+import marshal
 import threading
 import time
 from collections import OrderedDict
@@ -305,20 +305,19 @@ def versions(match, seat, after):
 def game_part(match, seat):
     """``frames.game_part(match, seat)``, computed once per match state and audience.
 
-    Kept as its JSON text, one object the garbage collector does not track, not as the tree of a
-    few hundred dicts and lists it is decoded into: the full collections that stop a server scan
+    Kept marshalled, one bytes object the garbage collector does not track, not as the tree of a
+    few hundred dicts and lists it is loaded into: the full collections that stop a server scan
     every tracked object it holds, and these trees were most of them (docs/performance.md, "Garbage
-    collection in the servers"). The part is only ever sent as JSON, so the decoded copy encodes to
-    the same text."""
+    collection in the servers"). ``marshal`` gives back the very tree it was given (tuples, keys
+    and all), in a fifth of the time ``json`` takes to encode it."""
     audience = frames.audience_for(match, seat)
     key = (match.pk, match.seed, match.version, match.status, audience)
-    text = parts.get(key)
-    if text is None:
+    kept = parts.get(key)
+    if kept is None:
         part = frames.game_part(match, seat)
-        parts.put(key, json.dumps(part, separators=(",", ":")))
+        parts.put(key, marshal.dumps(part))
         return part
-    view, choices = json.loads(text)
-    return view, choices
+    return marshal.loads(kept)
 
 
 def presence(match_id, seed, ring=None, fresh=False):

@@ -13,6 +13,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from django.urls import re_path  # noqa: E402
 
+from aquawar_site import gcsetup  # noqa: E402
 from aquawar_site.security import SiteOriginValidator  # noqa: E402
 from game.programs.runner import serve_from  # noqa: E402
 from game.routing import bot_websocket_urlpatterns, websocket_urlpatterns  # noqa: E402
@@ -42,11 +43,17 @@ def _serve_from_the_start():
     """Under daphne (``daphne ...asgi:application``, ``manage.py runserver``), the runner learns the
     server's event loop as the server starts, not when its first socket opens: in the embedded setup
     this process is the one that times clocks and sweeps for due work (a tournament's round, the
-    ladder), and it must do so on a site nobody is connected to. Daphne installs its reactor before
-    it imports this module; any other importer (a test, a shell) has none, and nothing starts."""
+    ladder), and it must do so on a site nobody is connected to. The server's heap is frozen then
+    too, and after its warm-up (``gcsetup``). Daphne installs its reactor before it imports this
+    module; any other importer (a test, a shell, the bot worker) has none, and nothing starts."""
     reactor = sys.modules.get("twisted.internet.reactor")
     if reactor is not None:
-        reactor.callWhenRunning(lambda: serve_from(asyncio.get_event_loop()))
+        reactor.callWhenRunning(_started, reactor)
+
+
+def _started(reactor):
+    serve_from(asyncio.get_event_loop())
+    gcsetup.start(reactor)
 
 
 _serve_from_the_start()

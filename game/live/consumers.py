@@ -502,16 +502,18 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
             return self.render_full(match)
         spectators, players = self.counts(match)
         missed = fanout.versions(match, seat, self.version)
-        # Everything that may read is read before the log book reads on (which changes it), so that
-        # a call refused on the event loop is made again on the thread from the same book. The page's
-        # forms are built from a payload of their own (the cached parts are shared); spectators
-        # share one: nothing drawn changes it.
-        if seat is None:
-            seen = fanout.once(shared, ("page payload", seat), lambda: frames.payload(match, seat, estimate=False))
-        else:
-            seen = frames.payload(match, seat, estimate=False)
-        opponent = presenter.opponent(seen, players, frames.machines(match))
         with translation.override(self.language):
+            # Everything that may read is read before the log book reads on (which changes it), so
+            # that a call refused on the event loop is made again on the thread from the same book.
+            # The page's forms are built from a payload of their own (the cached parts are shared);
+            # spectators of one language share one: nothing drawn changes it.
+            if seat is None:
+                seen = fanout.once(
+                    shared, ("page payload", self.language), lambda: frames.payload(match, seat, estimate=False)
+                )
+            else:
+                seen = frames.payload(match, seat, estimate=False)
+            opponent = presenter.opponent(seen, players, frames.machines(match))
             entries = self.log_book.entries(missed)
             if match.status != self.last_sent[1]:
                 entries += presenter.called_off(match)

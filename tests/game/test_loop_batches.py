@@ -18,7 +18,14 @@ from game.live.consumers import MatchConsumer
 from game.programs import winchances
 
 from .helpers import GUEST_TEAMS, HOST_TEAMS, live_match, open_socket
-from .test_fanout import deliver, drain, elsewhere, held_rings, versions_in  # noqa: F401,F811  (fixtures)
+from . import test_fanout
+from .test_fanout import deliver, drain, versions_in
+
+# Fixtures of test_fanout's: commands applied as by another process, doorbells held, batches held
+# until every socket has joined.
+elsewhere = test_fanout.elsewhere
+held_rings = test_fanout.held_rings
+whole_batches = test_fanout.whole_batches
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -93,7 +100,7 @@ async def test_a_ring_heard_where_the_command_was_applied_brings_every_socket_up
         await close(sockets)
 
 
-async def test_where_the_row_must_be_read_the_sockets_make_one_call(host, guest, hops, elsewhere, caplog):
+async def test_where_the_row_must_be_read_the_sockets_make_one_call(host, guest, hops, elsewhere, caplog, whole_batches):
     """Applied by another process: the first socket's read is refused on the loop, and the whole
     batch is made on the database thread."""
     fanout.clear()
@@ -101,6 +108,7 @@ async def test_where_the_row_must_be_read_the_sockets_make_one_call(host, guest,
     sockets = await sockets_on(match, host, guest, 1)
     try:
         await settled(sockets)
+        whole_batches["size"] = len(sockets)
         hops.clear()
         await database_sync_to_async(services.apply_command)(match.pk, host, "h", 0, HOST_TEAMS[1])
         for socket in sockets[:4]:

@@ -238,16 +238,18 @@ class Kept:
     """A row a command of this process returned (``written``), with the fields set after it in the
     same transaction (``changed``: the clocks of a timed match), made into a match by the first
     socket that uses it (``match_after``): a process with no socket on the match pays for nothing
-    but the row's transfer."""
+    but the row's transfer. ``connection``: the command's, which read the row, for its converters:
+    the event loop's own would be a new one for every batch (asgiref keeps a loop's connections per
+    task), built for each row made there."""
 
-    __slots__ = ("row", "changed", "version")
+    __slots__ = ("row", "changed", "version", "connection")
 
-    def __init__(self, row, changed):
-        self.row, self.changed = row, changed
+    def __init__(self, row, changed, connection):
+        self.row, self.changed, self.connection = row, changed, connection
         self.version = row[_VERSION_AT]
 
     def made(self):
-        match = made(self.row, connections[DEFAULT_DB_ALIAS])
+        match = made(self.row, self.connection)
         for field, value in self.changed.items():
             setattr(match, field, value)
         return match
@@ -258,7 +260,7 @@ def written(sender, match_id, ring, row, changed, **kwargs):
     ``row``) and then ``changed`` and rings ``ring`` next. That is what a read after that ring would
     find, so this process's sockets that hear the ring use it and read nothing; it serves that ring
     only, and never a socket that has been sent or acknowledged anything newer (``match_for``)."""
-    kept = Kept(row, changed)
+    kept = Kept(row, changed, connections[DEFAULT_DB_ALIAS])
     rows.put((match_id, ring), kept)
     _note_newest(match_id, kept.version, kept)
 

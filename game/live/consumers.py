@@ -7,8 +7,9 @@ swapped out of band, and send their forms with htmx's ``ws-send``.
 A socket only ever learns of a change through the doorbell (``match.changed``) and then reads the
 versions it missed from the database, so a lost doorbell delays an update but never skips one.
 The sockets of one process share those reads and the views made from them (game/fanout.py), and
-the sockets that heard one doorbell make one database call between them, not one each (a
-spectators' fragment or frames drawn from the same inputs are made once there). A doorbell lost for
+the sockets that heard one doorbell make one database call between them, not one each, and none
+at all where the process keeps what they need (a spectators' fragment or frames drawn from the same
+inputs are made once there; game/offloop.py). A doorbell lost for
 good (a Redis restart forgets every group) is made up for by game/recheck.py.
 """
 import asyncio

@@ -20,7 +20,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import time_controls
+from . import offloop, time_controls
 from .models import Match, MatchEvent, Presence
 from .programs.models import BotSeat
 from .services import ABORTED, Result, ServiceError, _call_off, _change, _locked, forfeit_command
@@ -40,12 +40,14 @@ def claim_after(control):
 
 def machines(match_id):
     """{seat: level} of the match's seats played by machines (level "" for a program)."""
+    offloop.need_database()
     return dict(BotSeat.objects.filter(match_id=match_id).values_list("seat", "level"))
 
 
 def away_since(match_id, seat):
     """When ``seat``'s player was last on the match (a socket's heartbeat or its leaving); None
     while they have a socket on it. Someone never seen there counts from the match's last change."""
+    offloop.need_database()
     if presence.players(match_id)[seat]:
         return None
     seen = Presence.objects.filter(match_id=match_id, seat=seat).aggregate(last=Max("seen"))["last"]
@@ -94,6 +96,7 @@ def _claimable(current, seat):
 
 def moved(match_id, seat):
     """Whether ``seat`` made any command of the match (a forfeit by the server counts too)."""
+    offloop.need_database()
     return MatchEvent.objects.filter(match_id=match_id, seat=seat).exists()
 
 

@@ -10,7 +10,7 @@ it once.
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from . import games
+from . import games, offloop
 from .limits import check_creation_rate, check_live_limit, check_vs_computer_limit
 from .models import Match, hold_account, new_seed
 from .programs.models import BotSeat
@@ -24,6 +24,7 @@ def info(match):
     """What the payload says of the rematch: None, or status, who offered, and the new match's id."""
     if not match.rematch_status:
         return None
+    offloop.need_database()
     new = Match.objects.filter(rematch_of=match.pk).values_list("pk", flat=True).first()
     return {"status": match.rematch_status, "offered_by": match.rematch_offer, "match": new}
 

@@ -7,8 +7,9 @@ swapped out of band, and send their forms with htmx's ``ws-send``.
 A socket only ever learns of a change through the doorbell (``match.changed``) and then reads the
 versions it missed from the database, so a lost doorbell delays an update but never skips one.
 The sockets of one process share those reads and the views made from them (game/fanout.py), and
-the sockets that heard one doorbell make one database call between them, not one each (a
-spectators' fragment or frames drawn from the same inputs are made once there). A doorbell lost for
+the sockets that heard one doorbell make one database call between them, not one each, and none
+at all where the process keeps what they need (a spectators' fragment or frames drawn from the same
+inputs are made once there; game/offloop.py). A doorbell lost for
 good (a Redis restart forgets every group) is made up for by game/recheck.py.
 """
 import asyncio
@@ -24,7 +25,7 @@ from django.utils.translation.trans_real import parse_accept_lang_header
 
 from aquawar_site.security import scope_address
 
-from .. import asyncdb, fairness, games, rematch, services
+from .. import asyncdb, fairness, games, offloop, rematch, services
 from ..access import may_watch
 from ..models import Match
 from ..services import ServiceError
@@ -345,15 +346,19 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
         return news, out + self.chat_frames(match)
 
     async def match_changed(self, message):
-        # One database call for all the sockets of this process that heard the ring (game/fanout.py).
+        # One database call for all the sockets of this process that heard the ring (game/fanout.py),
+        # and none where the process keeps everything they need (the command was applied here).
         ring = message.get("ring")
-        news, frames_out = await fanout.together(("changed", self.match_id, ring), lambda shared: self.changes(ring, shared))
+        news, frames_out = await fanout.together(
+            ("changed", self.match_id, ring), lambda shared: self.changes(ring, shared), on_loop=True
+        )
         await self.send_all(frames_out)
         await self.ring_presence(news, origin=self.channel_name)
 
     def changes(self, ring, shared):
         """(presence news, frames) after the doorbell ``ring``: what brings this viewer up to date.
-        ``shared``: what the sockets that heard the ring share (``fanout.together``)."""
+        ``shared``: what the sockets that heard the ring share (``fanout.together``). Tried on the
+        event loop first: nothing of the socket changes before its last read (game/offloop.py)."""
         match = fanout.match_for(shared, self.match_id, ring, self.stale)
         if match is None:
             return None, []
@@ -372,6 +377,8 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
             return
         ring = message.get("ring")
         version = message.get("version")
+        # The estimate itself, in the rings of workers that carry it (older ones do not: it is read).
+        chance = message.get("chance")
         if self.last_sent is not None and version is not None and version < self.last_sent[0]:
             # The estimate of a version this socket has moved past: the current version's has a ring
             # of its own (a ring names the version it was estimated for, game/programs/winchances.py).
@@ -380,10 +387,16 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
             # The version this spectator's socket was last brought to, live: the row read then
             # decides what a read now would for this version, so only the estimate is read.
             frame = await fanout.together(
-                ("win_chance_cached", self.match_id, ring), lambda shared: self.cached_win_chance_frame(version, shared)
+                ("win_chance_cached", self.match_id, ring),
+                lambda shared: self.cached_win_chance_frame(version, shared, chance),
+                on_loop=True,
             )
         else:
-            frame = await fanout.together(("win_chance", self.match_id, ring), lambda shared: self.win_chance_frame(ring, shared))
+            frame = await fanout.together(
+                ("win_chance", self.match_id, ring),
+                lambda shared: self.win_chance_frame(ring, shared, version, chance),
+                on_loop=True,
+            )
         if frame is not None:
             await self.send_all([frame])
 
@@ -394,21 +407,26 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
         sent_version, sent_status, sent_seat, _rematch = self.last_sent
         return sent_version == version and sent_status == Match.Status.LIVE and sent_seat is None
 
-    def cached_win_chance_frame(self, version, shared):
-        """``win_chance_frame`` for a spectator's socket at ``version`` of the live match: the cache's
-        estimate of that version (read once per database-thread call), without reading the match."""
-        key = frames.win_chance_key(self.match_pk, self.seed, version)
-        chance = fanout.once(shared, ("win_chance", key), lambda: frames.cached_win_chance(key))
+    def cached_win_chance_frame(self, version, shared, carried=None):
+        """``win_chance_frame`` for a spectator's socket at ``version`` of the live match: ``carried``,
+        the estimate of that version its ring carried, else the cache's (read once per batch),
+        without reading the match."""
+        if carried is not None:
+            chance = carried
+        else:
+            key = frames.win_chance_key(self.match_pk, self.seed, version)
+            chance = fanout.once(shared, ("win_chance", key), lambda: frames.cached_win_chance(key))
         fanout.heard_estimate(self.match_pk, self.seed, version, chance)
         return self.win_chance_message(version, chance)
 
-    def win_chance_frame(self, ring, shared):
+    def win_chance_frame(self, ring, shared, version=None, carried=None):
         """A spectator's new win chance (game/programs/winchances.py), or None: for a player of the live
-        match (``frames.win_chance`` answers them nothing), or while the version has no estimate."""
+        match (``frames.win_chance`` answers them nothing), or while the version has no estimate.
+        ``carried``: the estimate of ``version`` the ring carried, if it did."""
         match = fanout.match_for(shared, self.match_id, ring, self.stale)
         if match is None:
             return None
-        chance = frames.win_chance(match, match.seat_of(self.user))
+        chance = frames.win_chance(match, match.seat_of(self.user), carried if match.version == version else None)
         fanout.heard_estimate(match.pk, match.seed, match.version, chance)
         return self.win_chance_message(match.version, chance)
 
@@ -454,12 +472,16 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
 
     def snapshot(self, match):
         seat = match.seat_of(self.user)
+        state = frames.payload(match, seat, fanout.game_part(match, seat))
+        counts = self.counts(match, fresh=True)
+        # Only once everything is read (``changes``, tried on the event loop first).
         self.version = match.version
         self.last_sent = sent_key(match, seat)
-        state = frames.payload(match, seat, fanout.game_part(match, seat))
-        return {"type": "snapshot", **state, **presence_fields(self.counts(match, fresh=True))}
+        return {"type": "snapshot", **state, **presence_fields(counts)}
 
     def render_full(self, match):
+        # The whole log, the chat and fresh counts are read: never from the event loop.
+        offloop.need_database()
         seat = match.seat_of(self.user)
         spectators, players = self.counts(match, fresh=True)
         with translation.override(self.language):
@@ -497,8 +519,19 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
         if not frames.can_replay(match, self.version):
             return self.render_full(match)
         spectators, players = self.counts(match)
+        missed = fanout.versions(match, seat, self.version)
         with translation.override(self.language):
-            entries = self.log_book.entries(fanout.versions(match, seat, self.version))
+            # Everything that may read is read before the log book reads on (which changes it), so
+            # that a call refused on the event loop is made again on the thread from the same book.
+            # The page is drawn from the game's part this process's sockets share (the presenter only
+            # reads a payload: tests/game/test_presenter_reads_only.py); spectators of one language
+            # share one payload.
+            def page_payload():
+                return frames.payload(match, seat, fanout.game_part(match, seat), estimate=False)
+
+            seen = fanout.once(shared, ("page payload", self.language), page_payload) if seat is None else page_payload()
+            opponent = presenter.opponent(seen, players, frames.machines(match))
+            entries = self.log_book.entries(missed)
             if match.status != self.last_sent[1]:
                 entries += presenter.called_off(match)
             # The history links change with the status only (the match went live, say).
@@ -506,12 +539,9 @@ class MatchConsumer(ChatSocket, PresenceSocket, sessions.SessionSocket, AsyncWeb
             parts += ("tutorial",) if match.tutorial else ()
 
             def draw():
-                # The game's part is the one this process's sockets share (the presenter only reads a
-                # payload: tests/game/test_presenter_reads_only.py). None of these parts shows the win
-                # chance: its bar has frames of its own.
-                seen = frames.payload(match, seat, fanout.game_part(match, seat), estimate=False)
-                ctx = presenter.context(self.game, seen, spectators, self.log_book.marks, players, frames.machines(match))
-                return presenter.render_parts({**ctx, **self.page_extras()}, parts)
+                # None of these parts shows the win chance: its bar has frames of its own.
+                ctx = presenter.context(self.game, seen, spectators, self.log_book.marks)
+                return presenter.render_parts({**ctx, "opponent": opponent, **self.page_extras()}, parts)
 
             def log():
                 return presenter.render_log(entries, append=True)

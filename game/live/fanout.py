@@ -28,7 +28,10 @@ thread. Here the sockets of a process share their reads and projections instead:
 - ``together``: the sockets that heard the same ring make one database call between them, not one
   each: every call on the process's one database thread waits behind all the others, and each
   costs a thread hop and a health check (``SELECT 1``) of the connection. The call's ``shared``
-  dict lets them build what equal inputs give once (``once``), e.g. a spectators' fragment.
+  dict lets them build what equal inputs give once (``once``), e.g. a spectators' fragment. Where
+  nothing needs the database (the process that applied the command keeps its row, the version's
+  events and often the projections and parts), the batch is made on the event loop, with no
+  database call at all (``on_loop``, game/offloop.py).
 
 Every projection is keyed by the audience it was made for, so an entry never serves another
 audience. The database stays the source of truth: a socket that missed a doorbell reads what it
@@ -36,6 +39,7 @@ missed at the next one. Each table is bounded (the least recently used entries g
 function may be called from any thread.
 """
 import asyncio
+import logging
 import marshal
 import threading
 import time
@@ -43,11 +47,14 @@ from collections import OrderedDict
 
 from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
+from django.core.exceptions import SynchronousOnlyOperation
 from django.db import DEFAULT_DB_ALIAS, connections
 
-from .. import games, plainsql, services
+from .. import games, offloop, plainsql, services
 from ..models import Match, MatchEvent
 from . import frames, presence as presence_rows
+
+logger = logging.getLogger(__name__)
 
 # An entry is needed only until this process's sockets on the match have used it, i.e. for
 # milliseconds (seconds under overload): sized for 500 busy matches, a few MB at most. Measured
@@ -179,6 +186,7 @@ def read_match(match_id):
     seats machines play (``frames.machines``), or None. The events of its current version come
     with it into ``events``: after a change, the sockets one version behind (nearly all of them)
     need no other read."""
+    offloop.need_database()
     connection = connections[DEFAULT_DB_ALIAS]
     match_id = plainsql.valid_match_id(connection, match_id)
     if match_id is None:
@@ -191,7 +199,8 @@ def read_match(match_id):
 
 def made(row, connection):
     """The match of a row of ``plainsql.seen_match`` (or of a command's write), its current
-    version's events kept in ``events``."""
+    version's events kept in ``events``. ``connection`` only lends its vendor's converters: nothing
+    is asked of the database, so a kept row is made on the event loop too (``Batch.attempt``)."""
     fields = len(Match._meta.concrete_fields)
     match = plainsql.from_row(Match, row, connection)
     User = get_user_model()
@@ -236,16 +245,18 @@ class Kept:
     """A row a command of this process returned (``written``), with the fields set after it in the
     same transaction (``changed``: the clocks of a timed match), made into a match by the first
     socket that uses it (``match_after``): a process with no socket on the match pays for nothing
-    but the row's transfer."""
+    but the row's transfer. ``connection``: the command's, which read the row, for its converters:
+    the event loop's own would be a new one for every batch (asgiref keeps a loop's connections per
+    task), built for each row made there."""
 
-    __slots__ = ("row", "changed", "version")
+    __slots__ = ("row", "changed", "version", "connection")
 
-    def __init__(self, row, changed):
-        self.row, self.changed = row, changed
+    def __init__(self, row, changed, connection):
+        self.row, self.changed, self.connection = row, changed, connection
         self.version = row[_VERSION_AT]
 
     def made(self):
-        match = made(self.row, connections[DEFAULT_DB_ALIAS])
+        match = made(self.row, self.connection)
         for field, value in self.changed.items():
             setattr(match, field, value)
         return match
@@ -256,7 +267,7 @@ def written(sender, match_id, ring, row, changed, **kwargs):
     ``row``) and then ``changed`` and rings ``ring`` next. That is what a read after that ring would
     find, so this process's sockets that hear the ring use it and read nothing; it serves that ring
     only, and never a socket that has been sent or acknowledged anything newer (``match_for``)."""
-    kept = Kept(row, changed)
+    kept = Kept(row, changed, connections[DEFAULT_DB_ALIAS])
     rows.put((match_id, ring), kept)
     _note_newest(match_id, kept.version, kept)
 
@@ -266,6 +277,7 @@ services.applied.connect(written, dispatch_uid="fanout.written")
 
 def read_events(match_id, first, last):
     """{version: the events as stored} for the versions first..last of the match."""
+    offloop.need_database()
     connection = connections[DEFAULT_DB_ALIAS]
     events_sql = _events_sql(connection)
     field = MatchEvent._meta.get_field("events")
@@ -345,6 +357,7 @@ def presence(match_id, seed, ring=None, fresh=False):
         heard, read_at, value = entry
         if (heard == ring) if ring is not None else (time.monotonic() - read_at <= PRESENCE_TTL):
             return value
+    offloop.need_database()
     value = presence_rows.counts(match_id)
     counts.put(key, (ring, time.monotonic(), value))
     return value
@@ -360,8 +373,8 @@ def cached_presence(match_id, seed, ring):
 
 
 class Batch:
-    """The calls that this process's sockets made under one key before the database thread took them
-    up; ``run`` makes them one after another in one database call."""
+    """The calls that this process's sockets made under one key before the batch ran; ``attempt``
+    makes them on the event loop, ``run`` the ones still to make in one database call."""
 
     def __init__(self, loop):
         self.loop = loop
@@ -369,6 +382,10 @@ class Batch:
         self.lock = threading.Lock()
         self.taken = False
         self.task = None
+        # What the calls share (``match_for``, ``once``): the same dict on the loop and then on the
+        # thread, so that every call of the batch is made from one row.
+        self.shared = {}
+        self.done = []
 
     def add(self, call):
         """The call's place in the batch, or None once the database thread has taken the batch up."""
@@ -378,31 +395,64 @@ class Batch:
             self.calls.append(call)
             return len(self.calls) - 1
 
+    def attempt(self):
+        """Make the calls on the event loop, in order, until one needs the database
+        (``offloop.NeedsDatabase``); whether all of them were made. A call stopped so changed nothing
+        of its socket (game/offloop.py), so ``run`` makes it again from the start, and every call
+        after it, on the database thread."""
+        with offloop.attempt():
+            while len(self.done) < len(self.calls):
+                try:
+                    outcome = self.make(self.calls[len(self.done)])
+                except offloop.NeedsDatabase:
+                    return False
+                except SynchronousOnlyOperation:
+                    logger.warning("A read on the event loop did not ask offloop.need_database() first")
+                    return False
+                self.done.append(outcome)
+        return True
+
     def run(self):
         with self.lock:
             self.taken = True
-            calls = list(self.calls)
-        shared = {}
-        done = []
+            calls = self.calls[len(self.done):]
         for call in calls:
-            try:
-                done.append((True, call(shared)))
-            except Exception as error:
-                # One socket's failure is its own: the others still get what they asked for.
-                done.append((False, error))
-        return done
+            self.done.append(self.make(call))
+        return self.done
+
+    def make(self, call):
+        try:
+            return True, call(self.shared)
+        except (offloop.NeedsDatabase, SynchronousOnlyOperation):
+            raise
+        except Exception as error:
+            # One socket's failure is its own: the others still get what they asked for.
+            return False, error
+
+    async def finish(self):
+        """The outcomes of the calls, made on the loop if none needs the database, else partly
+        or wholly on the database thread. Runs once the sockets that were ready to join have."""
+        if self.attempt():
+            self.taken = True
+            return self.done
+        return await database_sync_to_async(self.run)()
 
 
 # Key -> the batch still open for it; touched only from the event loop.
 _open = {}
 
 
-async def together(key, call):
-    """``call(shared)``'s result (or exception), made on the database thread in one database call with
-    every other call that this process's sockets ask for under ``key`` before that call starts.
+async def together(key, call, on_loop=False):
+    """``call(shared)``'s result (or exception), made in one database call with every other call that
+    this process's sockets ask for under ``key`` before that call starts.
+
+    ``on_loop``: the call asks ``offloop.need_database()`` before every read it may make and
+    changes nothing of its socket before the last of them (game/offloop.py). The batch is then
+    made on the event loop, with no database call at all, unless a call needs one; from that call
+    on it is made on the database thread, as every batch is without ``on_loop``.
 
     ``key`` must name what makes the calls alike, e.g. the match and the ring they heard: each call
-    still decides everything for its own socket, and ``shared`` (one dict per database call) holds
+    still decides everything for its own socket, and ``shared`` (one dict per batch) holds
     only what ``once`` keyed by everything it depends on. A socket handles its messages one at a
     time, so it is in one batch at a time, and its calls keep their order."""
     loop = asyncio.get_running_loop()
@@ -411,7 +461,7 @@ async def together(key, call):
     if place is None:
         batch = _open[key] = Batch(loop)
         place = batch.add(call)
-        batch.task = asyncio.ensure_future(database_sync_to_async(batch.run)())
+        batch.task = asyncio.ensure_future(batch.finish() if on_loop else database_sync_to_async(batch.run)())
         batch.task.add_done_callback(lambda _task: _open.get(key) is batch and _open.pop(key))
     # Shielded: a socket closing while it waits must not cancel the others' call.
     ok, value = (await asyncio.shield(batch.task))[place]

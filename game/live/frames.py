@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.utils import timezone
 
-from .. import games, rematch
+from .. import games, offloop, rematch
 from ..models import Match, MatchEvent, program_marked
 
 # A client further behind than this gets a fresh snapshot instead of the versions it missed.
@@ -42,6 +42,7 @@ def programs(match):
     known = getattr(match, "_programs", None)
     # Keyed by the seats' accounts: a guest who joins after the first read is read too.
     if known is None or known[0] != seats:
+        offloop.need_database()
         found = set(
             get_user_model()
             .objects.filter(program_marked(), pk__in=[user_id for user_id in seats if user_id is not None])
@@ -117,19 +118,23 @@ def win_chance_key(match_id, seed, version):
     return f"win-chance:{match_id}:{seed}:{version}"
 
 
-def win_chance(match, seat):
+def win_chance(match, seat, carried=None):
     """The host's win chance at the match's current version, as the bot workers estimated it from
     the spectator's view (game/programs/winchances.py), for a spectator of a live match only: it is
     engine help, never shown to a player while the match is live. None for anyone else, and while
-    no estimate of this version is stored yet."""
+    no estimate of this version is stored yet. ``carried``: the estimate of this very version, as a
+    worker's ring carried it (no cache read), if the caller has it."""
     if audience_for(match, seat) != "spectator" or match.status != Match.Status.LIVE:
         return None
+    if carried is not None:
+        return carried
     return cached_win_chance(win_chance_key(match.pk, match.seed, match.version))
 
 
 def cached_win_chance(key):
     """The estimate stored under ``key`` (``win_chance_key``), or None: only for a caller that has
     decided the viewer is a spectator of the live match at that version (``win_chance``)."""
+    offloop.need_database()
     return cache.get(key)
 
 
@@ -173,6 +178,7 @@ def rating_changes(match):
     import of that app (which depends on this one)."""
     if not match.rated or match.status != Match.Status.FINISHED:
         return []
+    offloop.need_database()
     rows = match.rating_changes.order_by("seat").values_list("seat", "before", "after")
     return [
         {"seat": seat, "before": round(before), "after": round(after), "delta": round(after) - round(before)}
@@ -196,6 +202,7 @@ def tournament_round(match_id):
 
 def versions(match, seat, after):
     """[(version, projected events)] for every version in (after, match.version], none left out."""
+    offloop.need_database()
     audience = audience_for(match, seat)
     rows = (
         MatchEvent.objects.filter(match_id=match.pk, version__gt=after, version__lte=match.version)

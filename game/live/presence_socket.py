@@ -9,7 +9,7 @@ A mixin of ``MatchConsumer`` (game/live/consumers.py), whose ``connect`` sets wh
 from channels.db import database_sync_to_async
 from django.utils import translation
 
-from .. import fairness, time_controls
+from .. import fairness, offloop, time_controls
 from . import fanout, frames, presence, presence_news, presenter
 
 
@@ -54,6 +54,8 @@ class PresenceSocket:
         must be read afresh, and the others have news (one spectator fewer): returned as ``news``."""
         seat = match.seat_of(self.user)
         if self.present and seat != self.seat:
+            # Before anything changes: work tried on the event loop is made again on the thread.
+            offloop.need_database()
             self.arrive(seat)
             self.recount = True
             return self.news(True)
@@ -62,8 +64,10 @@ class PresenceSocket:
     def counts(self, match, fresh=False):
         """The presence counts for a frame: this process's latest, unless this socket is new or just
         moved (it hears no news of its own arrival), or ``fresh``."""
-        fresh, self.recount = fresh or self.recount, False
-        return fanout.presence(match.pk, match.seed, fresh=fresh)
+        counts = fanout.presence(match.pk, match.seed, fresh=fresh or self.recount)
+        # Only once they are read: a read refused on the event loop is made again on the thread.
+        self.recount = False
+        return counts
 
     async def presence_changed(self, message):
         if message.get("origin") == self.channel_name:

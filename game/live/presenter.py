@@ -105,18 +105,24 @@ def your_move(game, payload):
     return any(payload.get(field) for field in game.choices(None, None))
 
 
-def context(game, payload, spectators, marks=None, players=None, levels=None):
-    """``marks``: the newest version's marks from the viewer's log book, flashed on the board.
+def opponent(payload, players, levels=None):
+    """What the status line says of the viewer's opponent (``fairness.opponent``), which may read.
     ``players``: which seats have a socket open (``presence.players``). ``levels``: the match's
     ``fairness.machines`` if read with it (``frames.machines``), else None."""
+    return fairness.opponent(
+        payload["match"], payload["seat"], payload["status"], time_controls.of_clock(payload["clock"]), players, levels
+    )
+
+
+def context(game, payload, spectators, marks=None, players=None, levels=None):
+    """``marks``: the newest version's marks from the viewer's log book, flashed on the board.
+    ``players``, ``levels``: for ``opponent`` (None: no opponent line)."""
     seats = [
         {"label": side_label(payload, side), "clock": countdown(payload, side), "program": payload["programs"][side]}
         for side in (0, 1)
     ]
     return {
-        "opponent": fairness.opponent(
-            payload["match"], payload["seat"], payload["status"], time_controls.of_clock(payload["clock"]), players, levels
-        ),
+        "opponent": opponent(payload, players, levels),
         "result": result(payload),
         "rematch": rematch(payload),
         "your_move": your_move(game, payload),

@@ -8,9 +8,10 @@ runs it (``runner.run_soon``), as the bots' work runs. ``estimate`` reads the ma
 for the chance from the spectator's view alone (``Game.win_chance``), stores it under the match's id
 and version (an estimate already stored is never made again: the job is idempotent, and a lost
 message costs only that version's number) and rings the match's spectators' group
-(``groups.watchers_group``) with ``win_chance.ready``, which carries no number: each spectator's
-socket reads it from the cache (``frames.win_chance``, which answers nothing to a player of the live
-match). The number is also kept with the command that made the version (``MatchEvent.win_chance``),
+(``groups.watchers_group``) with ``win_chance.ready``, which carries the number: the estimate is no
+secret from spectators, and only their sockets use it, with no cache read (a player's socket ignores
+the ring, as ``frames.win_chance`` answers nothing to a player of the live match; a ring without the
+number, from an older worker, has each spectator's socket read it from the cache). The number is also kept with the command that made the version (``MatchEvent.win_chance``),
 whether anyone watches or not.
 
 Versions that went by before a worker came to them (two bots answering each other within
@@ -81,7 +82,7 @@ def estimate(match_id):
     MatchEvent.objects.filter(match_id=match.pk, version=match.version, win_chance__isnull=True).update(win_chance=exact)
     groups.send(
         groups.watchers_group(match.pk),
-        {"type": "win_chance.ready", "version": match.version, "ring": groups.new_ring()},
+        {"type": "win_chance.ready", "version": match.version, "ring": groups.new_ring(), "chance": chance},
     )
     return chance
 

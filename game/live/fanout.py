@@ -231,7 +231,8 @@ def latest(match_id):
     of its sockets, which ``services._change`` writes in one statement if it is still the match's row
     (the write checks; a row that is not makes it take the locked path). The match is shared: read it,
     never change it. None too for a match with a machine in a seat, which the write would refuse:
-    its clocks change with every command, under the lock. Call on the database thread."""
+    its clocks change with every command, under the lock. Reads nothing: safe on the event loop
+    (``MatchConsumer.apply_command`` calls it there)."""
     known = newest.get(match_id)
     if isinstance(known, Kept):
         known = known.made()

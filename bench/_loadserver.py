@@ -194,6 +194,18 @@ class BotWorker(Server):
         raise SystemExit(f"run_bots did not start within {timeout} s")
 
 
+def in_process_environment(setup, pg_url, redis_db):
+    """The created environment of a benchmark that plays in its own process, with no servers
+    (bench/command_cost.py, fanout_loop_bench.py, known_write_bench.py): local services only,
+    connections kept as deployed, no win chances (asked for on commit and made elsewhere), and the
+    bots where the setup has them think."""
+    require_loopback(pg_url)
+    env = Environment(setup, pg_url, f"redis://127.0.0.1:6379/{redis_db}", conn_max_age=60)
+    env.env.update(WIN_CHANCES="0", BOT_WORKERS="inline" if setup == "embedded" else "external")
+    env.create()
+    return env
+
+
 def memory(pid):
     """(current RSS, peak RSS) in KiB, from /proc."""
     fields = {}

@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _loadserver import Environment, require_loopback  # noqa: E402
+from _loadserver import in_process_environment  # noqa: E402
 
 
 def parse_args(argv=None):
@@ -77,10 +77,7 @@ def play(game_name, users, rng, counter):
 
 def main(argv=None):
     args = parse_args(argv)
-    require_loopback(args.pg)
-    env = Environment(args.setup, args.pg, f"redis://127.0.0.1:6379/{args.redis_db}", conn_max_age=60)
-    env.env.update(WIN_CHANCES="0", BOT_WORKERS="inline" if args.setup == "embedded" else "external")
-    env.create()
+    env = in_process_environment(args.setup, args.pg, args.redis_db)
     try:
         from django.contrib.auth import get_user_model
 

@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _loadserver import Environment, require_loopback  # noqa: E402
+from _loadserver import in_process_environment  # noqa: E402
 
 ORIGIN = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")]
 TIMEOUT = 10
@@ -45,19 +45,6 @@ def parse_args(argv=None):
     parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--redis-db", type=int, default=3)
     return parser.parse_args(argv)
-
-
-def session_cookie(user):
-    from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.sessions.backends.db import SessionStore
-
-    session = SessionStore()
-    session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    session.create()
-    return f"{settings.SESSION_COOKIE_NAME}={session.session_key}".encode()
 
 
 class Client:
@@ -202,9 +189,11 @@ async def bench(args):
     executor.submit = lambda *a, **k: submitted.append(1) or submit(*a, **k)
 
     def accounts():
+        from tests.game.helpers import session_cookie
+
         User = get_user_model()
         users = [User.objects.create_user(f"bench-{seat}", password=None) for seat in (0, 1)]
-        return users, [session_cookie(user) for user in users]
+        return users, [session_cookie(user).encode() for user in users]
 
     users, cookies = await database_sync_to_async(accounts)()
     rng = random.Random(args.seed)
@@ -217,10 +206,7 @@ async def bench(args):
 
 def main(argv=None):
     args = parse_args(argv)
-    require_loopback(args.pg)
-    env = Environment(args.setup, args.pg, f"redis://127.0.0.1:6379/{args.redis_db}", conn_max_age=60)
-    env.env.update(WIN_CHANCES="0", BOT_WORKERS="inline" if args.setup == "embedded" else "external")
-    env.create()
+    env = in_process_environment(args.setup, args.pg, args.redis_db)
     try:
         from django.conf import settings
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _loadserver import Environment, require_loopback  # noqa: E402
+from _loadserver import in_process_environment  # noqa: E402
 
 
 def parse_args(argv=None):
@@ -106,10 +106,7 @@ async def play(args, accounts, rng):
 
 def main(argv=None):
     args = parse_args(argv)
-    require_loopback(args.pg)
-    env = Environment("production", args.pg, f"redis://127.0.0.1:6379/{args.redis_db}", conn_max_age=60)
-    env.env.update(WIN_CHANCES="0", BOT_WORKERS="external")
-    env.create()
+    env = in_process_environment("production", args.pg, args.redis_db)
     try:
         from asgiref.sync import async_to_sync
         from channels.db import database_sync_to_async

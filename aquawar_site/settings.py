@@ -156,6 +156,12 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Django's, with fewer health checks of a connection that has just answered (see its module).
     DATABASES["default"]["ENGINE"] = "aquawar_site.postgresql"
+    # Parameters sent apart from the statement, and a statement run 5 times on a connection prepared
+    # there (psycopg's default threshold): PostgreSQL then parses and plans the hot statements once per
+    # connection instead of on every command, which took a third of its CPU per command
+    # (docs/performance.md, "Prepared statements"). Django leaves both off for connection poolers
+    # that cannot keep a prepared statement (docs/deploy.md says what a pooler needs).
+    DATABASES["default"].setdefault("OPTIONS", {}).update({"server_side_binding": True, "prepare_threshold": 5})
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several consumers write at once. IMMEDIATE takes the write lock when a transaction starts, so a
     # second writer waits (up to the timeout) instead of failing when it upgrades a read lock.

@@ -86,8 +86,10 @@ async def _connection():
 async def _connect():
     wrapper = connections[DEFAULT_DB_ALIAS]
     params = wrapper.get_connection_params()
-    # Django's cursor binds on the client; its class is a blocking one, this the same for asyncio.
-    params["cursor_factory"] = psycopg.AsyncClientCursor
+    # The statement is built as Django's cursor would run it (``plainsql``): its class is a blocking
+    # one, this the same for asyncio, binding where Django's does (on the server in production).
+    server_side = wrapper.settings_dict["OPTIONS"].get("server_side_binding") is True
+    params["cursor_factory"] = psycopg.AsyncCursor if server_side else psycopg.AsyncClientCursor
     connection = await psycopg.AsyncConnection.connect(**params, autocommit=True)
     try:
         # Django's timestamptz loader stamps what it reads with its time zone without converting:

@@ -189,3 +189,20 @@ def test_the_command_s_write_sees_a_seat_committed_by_whoever_held_the_match_loc
         field_values(seat) for seat in BotSeat.objects.filter(match=match)
     ]
     assert [seat.seat for seat in written.bot_seats] == [1]
+
+
+@pytest.mark.skipif(connections["default"].vendor != "postgresql", reason="prepared statements are PostgreSQL's")
+def test_a_statement_run_again_and_again_on_a_connection_is_prepared_there_once(host, guest):
+    """PostgreSQL parsed and planned every command's statements anew, a third of its CPU per command
+    (docs/performance.md, "Prepared statements"): run often on a connection, the match's read is
+    prepared there (one entry, whatever its parameters), and reads what it read before."""
+    match = live_match(host, guest)
+    connection = connections["default"]
+    first = plainsql.seen_match(match.pk)
+    for _ in range(6):
+        assert plainsql.seen_match(match.pk) == first
+    plainsql.seen_match(match.pk + 1)
+    sql, _ = plainsql.seen_match_statement(connection, match.pk)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE statement = %s", [sql.replace("%s", "$1")])
+        assert cursor.fetchone()[0] == 1

@@ -1,4 +1,5 @@
-"""The event loop's own PostgreSQL connection, for a move's one statement (``services.apply_known_from_loop``).
+"""The event loop's own PostgreSQL connection, for a move's one statement (``services.apply_known_from_loop``)
+and a change's read of the match (``fanout.Batch.finish``).
 
 Every call on a process's one database thread (``database_sync_to_async``) costs a thread hop each
 way, a future, the context's copy and Django's ``close_old_connections`` before and after: about
@@ -61,7 +62,7 @@ async def fetch(sql, params):
     except psycopg.IntegrityError as error:
         raise IntegrityError(*error.args) from error
     except (psycopg.Error, OSError) as error:
-        logger.warning("The event loop's database connection failed; it is made again for the next move", exc_info=True)
+        logger.warning("The event loop's database connection failed; it is made again for the next statement", exc_info=True)
         await _drop(connection)
         raise Unavailable from error
 

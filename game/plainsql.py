@@ -218,6 +218,21 @@ def seen_match(match_id):
     """The match's row with ``SEEN_WITH`` after its columns, or None (``match_id`` as the database
     has it: ``valid_match_id``)."""
     connection = connections[DEFAULT_DB_ALIAS]
+    with connection.cursor() as cursor:
+        cursor.execute(*seen_match_statement(connection, match_id))
+        return cursor.fetchone()
+
+
+async def seen_match_from_loop(connection, match_id):
+    """``seen_match`` on the event loop's own connection (``asyncdb.fetch``, which raises
+    ``asyncdb.Unavailable`` when it has no answer); ``connection``: a Django connection of the
+    process, only for its SQL, never used."""
+    found = await asyncdb.fetch(*seen_match_statement(connection, match_id))
+    return found[0] if found else None
+
+
+def seen_match_statement(connection, match_id):
+    """``seen_match``'s statement and its parameters, as Django's cursor takes them."""
 
     def build(quote):
         table = quote(Match._meta.db_table)
@@ -226,8 +241,7 @@ def seen_match(match_id):
             f" WHERE {table}.{quote(Match._meta.pk.column)} = %s"
         )
 
-    found = _fetch(connection, "seen_match", build, [match_id])
-    return found[0] if found else None
+    return _statement(connection, "seen_match", build), [match_id]
 
 
 def bot_seats(match_id):

@@ -39,6 +39,7 @@ missed at the next one. Each table is bounded (the least recently used entries g
 function may be called from any thread.
 """
 import asyncio
+import contextvars
 import logging
 import marshal
 import threading
@@ -50,7 +51,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import SynchronousOnlyOperation
 from django.db import DEFAULT_DB_ALIAS, connections
 
-from .. import games, offloop, plainsql, services
+from .. import asyncdb, games, offloop, plainsql, services
 from ..models import Match, MatchEvent
 from . import frames, presence as presence_rows
 
@@ -185,7 +186,19 @@ def read_match(match_id):
     rest of a user loads if asked for), which of them are programs (``frames.programs``) and which
     seats machines play (``frames.machines``), or None. The events of its current version come
     with it into ``events``: after a change, the sockets one version behind (nearly all of them)
-    need no other read."""
+    need no other read.
+
+    In a batch attempted on the event loop (``Batch.finish``) the row is the one the batch read on
+    the loop's own connection, or ``RowNeeded`` asks the batch to read it there."""
+    read = _read_on_loop.get()
+    if read is not None:
+        connection = _lender()
+        match_id = plainsql.valid_match_id(connection, match_id)
+        if match_id is None:
+            return None
+        if match_id not in read:
+            raise RowNeeded(match_id)
+        return None if read[match_id] is None else made(read[match_id], connection)
     offloop.need_database()
     connection = connections[DEFAULT_DB_ALIAS]
     match_id = plainsql.valid_match_id(connection, match_id)
@@ -195,6 +208,30 @@ def read_match(match_id):
     if row is None:
         return None
     return made(row, connection)
+
+
+class RowNeeded(offloop.NeedsDatabase):
+    """A call of a batch attempted on the loop needs the match's row: the batch may read it on the
+    loop's own connection and attempt the calls again."""
+
+    def __init__(self, match_id):
+        super().__init__(match_id)
+        self.match_id = match_id
+
+
+# Match id -> its row (None: no such match) as the batch being attempted read it on the event loop's
+# own connection; None outside such an attempt, and where that connection is not to be used.
+_read_on_loop = contextvars.ContextVar("fanout_read_on_loop", default=None)
+_lenders = []
+
+
+def _lender():
+    """A connection object of Django's for the rows read on the event loop: only its SQL and
+    converters are used, never a connection to the database. One per process: asgiref gives each
+    task of the loop a connection object of its own, built anew for every batch."""
+    if not _lenders:
+        _lenders.append(connections.create_connection(DEFAULT_DB_ALIAS))
+    return _lenders[0]
 
 
 def made(row, connection):
@@ -396,22 +433,27 @@ class Batch:
             self.calls.append(call)
             return len(self.calls) - 1
 
-    def attempt(self):
-        """Make the calls on the event loop, in order, until one needs the database
-        (``offloop.NeedsDatabase``); whether all of them were made. A call stopped so changed nothing
-        of its socket (game/offloop.py), so ``run`` makes it again from the start, and every call
-        after it, on the database thread."""
-        with offloop.attempt():
-            while len(self.done) < len(self.calls):
-                try:
-                    outcome = self.make(self.calls[len(self.done)])
-                except offloop.NeedsDatabase:
-                    return False
-                except SynchronousOnlyOperation:
-                    logger.warning("A read on the event loop did not ask offloop.need_database() first")
-                    return False
-                self.done.append(outcome)
-        return True
+    def attempt(self, read=None):
+        """Make the calls on the event loop, in order, until one needs the database; None once all
+        of them were made, else the ``offloop.NeedsDatabase`` that stopped it. A call stopped so
+        changed nothing of its socket (game/offloop.py), so it is made again from the start, on the
+        loop after the read a ``RowNeeded`` asks for, or by ``run`` on the database thread, with
+        every call after it. ``read``: the rows read on the loop so far (``read_match``)."""
+        token = _read_on_loop.set(read)
+        try:
+            with offloop.attempt():
+                while len(self.done) < len(self.calls):
+                    try:
+                        outcome = self.make(self.calls[len(self.done)])
+                    except offloop.NeedsDatabase as need:
+                        return need
+                    except SynchronousOnlyOperation:
+                        logger.warning("A read on the event loop did not ask offloop.need_database() first")
+                        return offloop.NeedsDatabase()
+                    self.done.append(outcome)
+        finally:
+            _read_on_loop.reset(token)
+        return None
 
     def run(self):
         with self.lock:
@@ -431,12 +473,27 @@ class Batch:
             return False, error
 
     async def finish(self):
-        """The outcomes of the calls, made on the loop if none needs the database, else partly
-        or wholly on the database thread. Runs once the sockets that were ready to join have."""
-        if self.attempt():
-            self.taken = True
-            return self.done
-        return await database_sync_to_async(self.run)()
+        """The outcomes of the calls, made on the loop if none needs the database but the match's
+        row, else partly or wholly on the database thread. Runs once the sockets that were ready to
+        join have.
+
+        The row is read on the loop's own connection (``asyncdb``, PostgreSQL only) once per batch,
+        as the database thread would read it: a read after every socket of the batch heard the ring
+        and handled all it had been sent or acknowledged before it joined (``match_for``), since a
+        socket waits in its batch and the batch takes no call once the read has begun. Any other
+        read, or a read the loop's connection could not answer, makes the rest on the thread."""
+        read = {} if _lender().vendor == "postgresql" else None
+        while (need := self.attempt(read)) is not None:
+            if not isinstance(need, RowNeeded) or need.match_id in read:
+                return await database_sync_to_async(self.run)()
+            with self.lock:
+                self.taken = True
+            try:
+                read[need.match_id] = await plainsql.seen_match_from_loop(_lender(), need.match_id)
+            except asyncdb.Unavailable:
+                return await database_sync_to_async(self.run)()
+        self.taken = True
+        return self.done
 
 
 # Key -> the batch still open for it; touched only from the event loop.

@@ -1,6 +1,7 @@
 """A change's fan-out made on the event loop when nothing needs the database (game/offloop.py,
 ``fanout.together(..., on_loop=True)``), on the database thread otherwise, with the same frames
 either way; and the estimate a worker's ring carries to spectators (game/programs/winchances.py)."""
+import asyncio
 import contextvars
 import json
 import re
@@ -10,8 +11,9 @@ from asgiref.sync import SyncToAsync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.core.cache import cache
+from django.db import connection
 
-from game import offloop, services
+from game import asyncdb, offloop, services
 from game.games.aquawar.log import LogBook
 from game.live import fanout, frames, groups
 from game.live.consumers import MatchConsumer
@@ -100,9 +102,37 @@ async def test_a_ring_heard_where_the_command_was_applied_brings_every_socket_up
         await close(sockets)
 
 
-async def test_where_the_row_must_be_read_the_sockets_make_one_call(host, guest, hops, elsewhere, caplog, whole_batches):
-    """Applied by another process: the first socket's read is refused on the loop, and the whole
-    batch is made on the database thread."""
+@pytest.fixture
+def on_sqlite():
+    if connection.vendor == "postgresql":
+        pytest.skip("PostgreSQL reads the row on the event loop's own connection")
+
+
+@pytest.fixture
+def on_postgresql():
+    if connection.vendor != "postgresql":
+        pytest.skip("the event loop's own connection is PostgreSQL's (game/asyncdb.py)")
+
+
+@pytest.fixture
+def loop_reads(monkeypatch):
+    """The statements sent on the event loop's own connection, as their parameters, in order."""
+    sent = []
+    fetch = asyncdb.fetch
+
+    async def counted(sql, params):
+        sent.append(params)
+        return await fetch(sql, params)
+
+    monkeypatch.setattr(asyncdb, "fetch", counted)
+    return sent
+
+
+async def test_where_the_row_must_be_read_the_sockets_make_one_call(
+    host, guest, hops, elsewhere, caplog, whole_batches, on_sqlite
+):
+    """Applied by another process, on SQLite: the first socket's read is refused on the loop, and the
+    whole batch is made on the database thread."""
     fanout.clear()
     match = await database_sync_to_async(live_match)(host, guest)
     sockets = await sockets_on(match, host, guest, 1)
@@ -122,10 +152,97 @@ async def test_where_the_row_must_be_read_the_sockets_make_one_call(host, guest,
         await close(sockets)
 
 
-async def test_a_socket_whose_kept_row_is_stale_reads_the_match_on_the_database_thread(host, guest, held_rings, hops, caplog):
+async def test_where_the_row_must_be_read_the_batch_reads_it_on_the_loop_s_own_connection(
+    host, guest, hops, elsewhere, caplog, whole_batches, on_postgresql, loop_reads
+):
+    """Applied by another process, on PostgreSQL: one read of the row on the event loop's own
+    connection serves every socket of the batch, and nothing goes to the database thread but the
+    command itself."""
+    fanout.clear()
+    match = await database_sync_to_async(live_match)(host, guest)
+    sockets = await sockets_on(match, host, guest, 1)
+    try:
+        await settled(sockets)
+        whole_batches["size"] = len(sockets)
+        hops.clear()
+        await database_sync_to_async(services.apply_command)(match.pk, host, "h", 0, HOST_TEAMS[1])
+        for socket in sockets[:4]:
+            assert versions_in(await socket.receive_until(lambda f: f["type"] == "state")) == [1, 1]
+        for socket in sockets[4:]:
+            await socket.receive_until(lambda text: 'data-version="1"' in text)
+        for socket in sockets:
+            await drain(socket)
+        assert len(hops) == 1
+        assert loop_reads == [[match.pk]]
+        assert "did not ask" not in caplog.text
+    finally:
+        await close(sockets)
+
+
+async def test_where_the_loop_s_connection_has_no_answer_the_batch_is_made_on_the_database_thread(
+    host, guest, hops, elsewhere, whole_batches, on_postgresql, monkeypatch
+):
+    """The loop's connection fails under the read: the batch is made on the database thread, and
+    every socket still gets the change."""
+
+    async def unavailable(sql, params):
+        raise asyncdb.Unavailable
+
+    fanout.clear()
+    match = await database_sync_to_async(live_match)(host, guest)
+    sockets = await sockets_on(match, host, guest, 1)
+    try:
+        await settled(sockets)
+        whole_batches["size"] = len(sockets)
+        monkeypatch.setattr(asyncdb, "fetch", unavailable)
+        hops.clear()
+        await database_sync_to_async(services.apply_command)(match.pk, host, "h", 0, HOST_TEAMS[1])
+        for socket in sockets[:4]:
+            assert versions_in(await socket.receive_until(lambda f: f["type"] == "state")) == [1, 1]
+        for socket in sockets[4:]:
+            await socket.receive_until(lambda text: 'data-version="1"' in text)
+        assert len(hops) == 2
+    finally:
+        await close(sockets)
+
+
+async def test_a_call_that_comes_while_its_batch_reads_on_the_loop_waits_for_a_read_of_its_own(
+    host, guest, on_postgresql, monkeypatch
+):
+    """A read on the loop must come after everything each socket of its batch had handled: a call
+    made while the read is on its way may have handled something newer (its own command,
+    acknowledged), so it opens a batch of its own and reads again."""
+    match = await database_sync_to_async(live_match)(host, guest)
+    fetch = asyncdb.fetch
+    began, go = asyncio.Event(), asyncio.Event()
+    reads = []
+
+    async def held(sql, params):
+        reads.append(params)
+        began.set()
+        await go.wait()
+        return await fetch(sql, params)
+
+    monkeypatch.setattr(asyncdb, "fetch", held)
+    fanout.clear()
+
+    def call(shared):
+        return fanout.match_for(shared, match.pk, None).version
+
+    first = asyncio.ensure_future(fanout.together(("read", match.pk), call, on_loop=True))
+    await began.wait()
+    second = asyncio.ensure_future(fanout.together(("read", match.pk), call, on_loop=True))
+    await asyncio.sleep(0.05)
+    go.set()
+    assert await first == 0 and await second == 0
+    assert reads == [[match.pk], [match.pk]]
+
+
+async def test_a_socket_whose_kept_row_is_stale_reads_the_match_anew(host, guest, held_rings, hops, caplog):
     """The guest's pick kept its row (version 1); the host's pick (version 2) was acknowledged on the
     host's socket before the first ring came. The kept row is older than that for the host's socket
-    only: its call, and it alone, needs a read, made on the thread; the others use the kept row."""
+    only: its call, and it alone, needs a read, made on the thread (on PostgreSQL on the event
+    loop's own connection); the others use the kept row."""
     fanout.clear()
     match = await database_sync_to_async(live_match)(host, guest)
     sockets = (await sockets_on(match, host, guest, 1))[:3]
@@ -144,7 +261,7 @@ async def test_a_socket_whose_kept_row_is_stale_reads_the_match_on_the_database_
             # The kept row, or the host's socket's read if its call came first in the batch.
             got = versions_in(await socket.receive_until(lambda f: f["type"] == "state"))
             assert got in ([1, 1], [1, 2, 2])
-        assert len(hops) == 1 and "did not ask" not in caplog.text
+        assert len(hops) == (0 if connection.vendor == "postgresql" else 1) and "did not ask" not in caplog.text
     finally:
         await close(sockets)
 

@@ -44,20 +44,22 @@ def columns(model, quote, alias=None):
 
 def _converters(model, connection):
     """[(position, converters, column)] for ``model``'s columns, as the ORM's compiler finds them;
-    worked out once per thread and connection."""
+    worked out once per thread and connection object. A thread makes rows with two or three such
+    objects in turn (its own, ``fanout``'s for rows made on the event loop); the event loop's
+    tasks each have one of their own, so the table is emptied when it grows past a few."""
     cache = getattr(_local, "converters", None)
-    if cache is None:
+    if cache is None or len(cache) > 16:
         cache = _local.converters = {}
-    cached = cache.get(model)
-    if cached is None or cached[0] is not connection:
+    found = cache.get((model, connection))
+    if found is None:
         found = []
         for position, field in enumerate(model._meta.concrete_fields):
             column = field.get_col(model._meta.db_table)
             converters = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
             if converters:
                 found.append((position, converters, column))
-        cached = cache[model] = (connection, found)
-    return cached[1]
+        cache[(model, connection)] = found
+    return found
 
 
 def from_row(model, row, connection):

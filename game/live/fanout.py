@@ -226,9 +226,10 @@ _lenders = []
 
 
 def _lender():
-    """A connection object of Django's for the rows read on the event loop: only its SQL and
-    converters are used, never a connection to the database. One per process: asgiref gives each
-    task of the loop a connection object of its own, built anew for every batch."""
+    """A connection object of Django's for the rows made on the event loop (read there, or kept from
+    a command): only its SQL and converters are used, never a connection to the database. One per
+    process: asgiref gives each task of the loop a connection object of its own, built anew for every
+    batch, and the converters are worked out once per connection object (``plainsql.from_row``)."""
     if not _lenders:
         _lenders.append(connections.create_connection(DEFAULT_DB_ALIAS))
     return _lenders[0]
@@ -283,18 +284,16 @@ class Kept:
     """A row a command of this process returned (``written``), with the fields set after it in the
     same transaction (``changed``: the clocks of a timed match), made into a match by the first
     socket that uses it (``match_after``): a process with no socket on the match pays for nothing
-    but the row's transfer. ``connection``: the command's, which read the row, for its converters:
-    the event loop's own would be a new one for every batch (asgiref keeps a loop's connections per
-    task), built for each row made there."""
+    but the row's transfer."""
 
-    __slots__ = ("row", "changed", "version", "connection")
+    __slots__ = ("row", "changed", "version")
 
-    def __init__(self, row, changed, connection):
-        self.row, self.changed, self.connection = row, changed, connection
+    def __init__(self, row, changed):
+        self.row, self.changed = row, changed
         self.version = row[_VERSION_AT]
 
     def made(self):
-        match = made(self.row, self.connection)
+        match = made(self.row, _lender())
         for field, value in self.changed.items():
             setattr(match, field, value)
         return match
@@ -305,7 +304,7 @@ def written(sender, match_id, ring, row, changed, **kwargs):
     ``row``) and then ``changed`` and rings ``ring`` next. That is what a read after that ring would
     find, so this process's sockets that hear the ring use it and read nothing; it serves that ring
     only, and never a socket that has been sent or acknowledged anything newer (``match_for``)."""
-    kept = Kept(row, changed, connections[DEFAULT_DB_ALIAS])
+    kept = Kept(row, changed)
     rows.put((match_id, ring), kept)
     _note_newest(match_id, kept.version, kept)
 

@@ -206,3 +206,21 @@ def test_a_statement_run_again_and_again_on_a_connection_is_prepared_there_once(
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE statement = %s", [sql.replace("%s", "$1")])
         assert cursor.fetchone()[0] == 1
+
+
+def test_rows_made_with_two_connection_objects_in_turn_work_their_converters_out_once_for_each(host, guest, monkeypatch):
+    """A thread makes rows with its own connection and with the one the rows made on the event loop
+    use (``fanout._lender``), in turn: each row converted the same, the converters found once per
+    connection object, not again at every change of object."""
+    match = live_match(host, guest)
+    row = plainsql.seen_match(match.pk)
+    expected = field_values(Match.objects.get(pk=match.pk))
+    mine, other = connections["default"], connections.create_connection("default")
+    asked = []
+    for connection in (mine, other):
+        get = connection.ops.get_db_converters
+        monkeypatch.setattr(connection.ops, "get_db_converters", lambda column, get=get: asked.append(column) or get(column))
+    plainsql._local.converters = {}
+    made = [plainsql.from_row(Match, row, connection) for connection in (mine, other) * 5]
+    assert all(field_values(one) == expected for one in made)
+    assert len(asked) == 2 * len(Match._meta.concrete_fields)

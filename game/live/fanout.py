@@ -31,7 +31,9 @@ thread. Here the sockets of a process share their reads and projections instead:
   dict lets them build what equal inputs give once (``once``), e.g. a spectators' fragment. Where
   nothing needs the database (the process that applied the command keeps its row, the version's
   events and often the projections and parts), the batch is made on the event loop, with no
-  database call at all (``on_loop``, game/offloop.py).
+  database call at all (``on_loop``, game/offloop.py); where only the match's row is missing (a
+  change another process made), on PostgreSQL the batch reads it on the loop's own connection
+  (game/asyncdb.py) and is made there all the same (``Batch.finish``).
 
 Every projection is keyed by the audience it was made for, so an entry never serves another
 audience. The database stays the source of truth: a socket that missed a doorbell reads what it

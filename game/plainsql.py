@@ -44,13 +44,15 @@ def columns(model, quote, alias=None):
 
 def _converters(model, connection):
     """[(position, converters, column)] for ``model``'s columns, as the ORM's compiler finds them;
-    worked out once per thread and connection object. A thread makes rows with two or three such
-    objects in turn (its own, ``fanout``'s for rows made on the event loop); the event loop's
-    tasks each have one of their own, so the table is emptied when it grows past a few."""
+    worked out once per thread and database. They depend on the database's backend and the model's
+    fields only, never on the connection object they were found with (each is handed the caller's):
+    a thread makes rows with two such objects in turn (its own, and ``fanout``'s for the rows made on
+    the event loop), and the loop's tasks each have one of their own."""
     cache = getattr(_local, "converters", None)
-    if cache is None or len(cache) > 16:
+    if cache is None:
         cache = _local.converters = {}
-    found = cache.get((model, connection))
+    key = (model, connection.alias, connection.vendor)
+    found = cache.get(key)
     if found is None:
         found = []
         for position, field in enumerate(model._meta.concrete_fields):
@@ -58,7 +60,7 @@ def _converters(model, connection):
             converters = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
             if converters:
                 found.append((position, converters, column))
-        cache[(model, connection)] = found
+        cache[key] = found
     return found
 
 

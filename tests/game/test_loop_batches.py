@@ -2,6 +2,7 @@
 ``fanout.together(..., on_loop=True)``), on the database thread otherwise, with the same frames
 either way; and the estimate a worker's ring carries to spectators (game/programs/winchances.py)."""
 import asyncio
+import contextlib
 import contextvars
 import json
 import re
@@ -78,28 +79,41 @@ async def close(sockets):
         await socket.disconnect()
 
 
-async def test_a_ring_heard_where_the_command_was_applied_brings_every_socket_up_to_date_with_no_database_call(
-    host, guest, hops
-):
-    """The process keeps the row its command wrote, the version's events with it: its sockets, both
-    dialects and every audience, need nothing from the database thread after the ring."""
+@contextlib.asynccontextmanager
+async def host_pick_seen(host, guest, hops, whole_batches=None, before_pick=None):
+    """A live match with ``sockets_on``'s sockets, brought to the host's pick (version 1) after
+    ``hops`` was emptied; yields (match, sockets). ``whole_batches``: hold each batch until every
+    socket has joined it; ``before_pick``: called once the sockets have settled."""
     fanout.clear()
     match = await database_sync_to_async(live_match)(host, guest)
     sockets = await sockets_on(match, host, guest, 1)
     try:
         await settled(sockets)
+        if whole_batches is not None:
+            whole_batches["size"] = len(sockets)
+        if before_pick is not None:
+            before_pick()
         hops.clear()
         await database_sync_to_async(services.apply_command)(match.pk, host, "h", 0, HOST_TEAMS[1])
         for socket in sockets[:4]:
             assert versions_in(await socket.receive_until(lambda f: f["type"] == "state")) == [1, 1]
         for socket in sockets[4:]:
             await socket.receive_until(lambda text: 'data-version="1"' in text)
+        yield match, sockets
+    finally:
+        await close(sockets)
+
+
+async def test_a_ring_heard_where_the_command_was_applied_brings_every_socket_up_to_date_with_no_database_call(
+    host, guest, hops
+):
+    """The process keeps the row its command wrote, the version's events with it: its sockets, both
+    dialects and every audience, need nothing from the database thread after the ring."""
+    async with host_pick_seen(host, guest, hops) as (_match, sockets):
         for socket in sockets:
             await drain(socket)
         # The command's own call, and nothing else.
         assert len(hops) == 1
-    finally:
-        await close(sockets)
 
 
 @pytest.fixture
@@ -133,23 +147,10 @@ async def test_where_the_row_must_be_read_the_sockets_make_one_call(
 ):
     """Applied by another process, on SQLite: the first socket's read is refused on the loop, and the
     whole batch is made on the database thread."""
-    fanout.clear()
-    match = await database_sync_to_async(live_match)(host, guest)
-    sockets = await sockets_on(match, host, guest, 1)
-    try:
-        await settled(sockets)
-        whole_batches["size"] = len(sockets)
-        hops.clear()
-        await database_sync_to_async(services.apply_command)(match.pk, host, "h", 0, HOST_TEAMS[1])
-        for socket in sockets[:4]:
-            assert versions_in(await socket.receive_until(lambda f: f["type"] == "state")) == [1, 1]
-        for socket in sockets[4:]:
-            await socket.receive_until(lambda text: 'data-version="1"' in text)
+    async with host_pick_seen(host, guest, hops, whole_batches):
         assert len(hops) == 2
         # Refused by the read's own question, not by Django's safety net.
         assert "did not ask" not in caplog.text
-    finally:
-        await close(sockets)
 
 
 async def test_where_the_row_must_be_read_the_batch_reads_it_on_the_loop_s_own_connection(
@@ -158,25 +159,12 @@ async def test_where_the_row_must_be_read_the_batch_reads_it_on_the_loop_s_own_c
     """Applied by another process, on PostgreSQL: one read of the row on the event loop's own
     connection serves every socket of the batch, and nothing goes to the database thread but the
     command itself."""
-    fanout.clear()
-    match = await database_sync_to_async(live_match)(host, guest)
-    sockets = await sockets_on(match, host, guest, 1)
-    try:
-        await settled(sockets)
-        whole_batches["size"] = len(sockets)
-        hops.clear()
-        await database_sync_to_async(services.apply_command)(match.pk, host, "h", 0, HOST_TEAMS[1])
-        for socket in sockets[:4]:
-            assert versions_in(await socket.receive_until(lambda f: f["type"] == "state")) == [1, 1]
-        for socket in sockets[4:]:
-            await socket.receive_until(lambda text: 'data-version="1"' in text)
+    async with host_pick_seen(host, guest, hops, whole_batches) as (match, sockets):
         for socket in sockets:
             await drain(socket)
         assert len(hops) == 1
         assert loop_reads == [[match.pk]]
         assert "did not ask" not in caplog.text
-    finally:
-        await close(sockets)
 
 
 async def test_where_the_loop_s_connection_has_no_answer_the_batch_is_made_on_the_database_thread(
@@ -188,22 +176,11 @@ async def test_where_the_loop_s_connection_has_no_answer_the_batch_is_made_on_th
     async def unavailable(sql, params):
         raise asyncdb.Unavailable
 
-    fanout.clear()
-    match = await database_sync_to_async(live_match)(host, guest)
-    sockets = await sockets_on(match, host, guest, 1)
-    try:
-        await settled(sockets)
-        whole_batches["size"] = len(sockets)
-        monkeypatch.setattr(asyncdb, "fetch", unavailable)
-        hops.clear()
-        await database_sync_to_async(services.apply_command)(match.pk, host, "h", 0, HOST_TEAMS[1])
-        for socket in sockets[:4]:
-            assert versions_in(await socket.receive_until(lambda f: f["type"] == "state")) == [1, 1]
-        for socket in sockets[4:]:
-            await socket.receive_until(lambda text: 'data-version="1"' in text)
+    failing = host_pick_seen(
+        host, guest, hops, whole_batches, before_pick=lambda: monkeypatch.setattr(asyncdb, "fetch", unavailable)
+    )
+    async with failing:
         assert len(hops) == 2
-    finally:
-        await close(sockets)
 
 
 async def test_a_call_that_comes_while_its_batch_reads_on_the_loop_waits_for_a_read_of_its_own(
